@@ -1,0 +1,49 @@
+"""`analyze(model, analysis)`: the one entry point of every door (Python, CLI, HTTP)."""
+from engine.analysis.static import solve_static
+from engine.errors import ModelError
+from engine.model import Model
+from engine.result import static_result
+
+ANALYSIS_FIELDS = {"static": {"type"}}
+
+
+def validated_request(analysis):
+    """The analysis request of DESIGN sec. 5, checked; raises ModelError naming the field."""
+    if analysis is None:
+        return {"type": "static"}
+    if isinstance(analysis, str):
+        analysis = {"type": analysis}
+    if not isinstance(analysis, dict):
+        raise ModelError("the analysis request must be an object", path="analysis")
+    kind = analysis.get("type")
+    if kind not in ANALYSIS_FIELDS:
+        if kind in ("load_factor", "dynamic"):
+            raise ModelError(f"analysis type '{kind}' is not available yet", path="analysis.type")
+        raise ModelError(f"unknown analysis type {kind!r} (expected one of {sorted(ANALYSIS_FIELDS)})",
+                         path="analysis.type")
+    unknown = set(analysis) - ANALYSIS_FIELDS[kind]
+    if unknown:
+        raise ModelError(f"unknown field '{sorted(unknown)[0]}' for a {kind} analysis",
+                         path=f"analysis.{sorted(unknown)[0]}")
+    return dict(analysis)
+
+
+def analyze(model, analysis=None):
+    """Analyse a model.
+
+    Parameters
+    ----------
+    model : Model or dict
+        A Model or a model document (DESIGN sec. 4).
+    analysis : dict or str, optional
+        The analysis request of DESIGN sec. 5; default ``{"type": "static"}``.
+
+    Returns
+    -------
+    Result
+    """
+    if not isinstance(model, Model):
+        model = Model.from_dict(model)
+    request = validated_request(analysis)
+    solution = solve_static(model, live_factor=1.0)
+    return static_result(model, solution, analysis=request["type"])

@@ -1,0 +1,96 @@
+"""Static analysis: one CCP with v = 0 (seed 000, end of sec. 2.4).
+
+With v^(l) = 0 the step gives v^(l+1) = M^-1 (h f + D gamma). The structure stands
+when v^(l+1) vanishes; then the contact forces are gamma / h. Because the time step
+is arbitrary we take h = 1 s, so impulses equal forces numerically and the velocity
+after the step equals the initial acceleration of the mechanism, if any.
+
+Borderline cases (velocities above the solver's noise but tiny compared with g h)
+are decided by a short settle run with the kinematic criterion of seed 001.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.pipeline import StepSettings, solve_step, step
+from engine.state import State
+from engine.tolerance import TOL
+
+STATIC_STEP = 1.0     # s, the arbitrary h of the static CCP
+SETTLE_STEP = 1e-3    # s, time step of the confirming settle run
+SETTLE_DURATION = 0.3  # s; a mechanism starting at 1e-3 g moves 0.4 mm in that time
+SETTLE_GROWTH = 1.2    # a mechanism's speed doubles from mid-run to the end; standing blocks' does not grow
+
+
+@dataclass(frozen=True)
+class StaticSolution:
+    """Outcome of a static analysis before it is written as a result document."""
+
+    stable: bool
+    outcome: object          # StepOutcome of the static CCP
+    force: np.ndarray        # (n_c, 3) float64, N, world-frame force on body_b from body_a
+    velocity: np.ndarray     # (n_blocks, 6) float64, velocity after the static step
+    max_point_speed: float   # m/s, largest |v| + |w| r over the movable blocks
+    verdict_by: str          # "static" or "settle run"
+
+
+def point_speed(mechanics, velocity):
+    """(n_blocks,) bound on the speed of any point of each block, |v| + |w| r (m/s)."""
+    speed = np.linalg.norm(velocity[:, :3], axis=1) + np.linalg.norm(velocity[:, 3:], axis=1) * mechanics.polyhedra.radius
+    speed[mechanics.is_support] = 0.0
+    return speed
+
+
+def contact_forces(outcome, h):
+    """(n_c, 3) world-frame forces on body_b, frame^T gamma / h."""
+    return np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / h
+
+
+def step_settings(model, wrench, h):
+    s = model.settings
+    return StepSettings(time_step=h, wrench=wrench, solver=s["solver"], tolerance=s["tolerance"],
+                        max_iterations=s["max_iterations"])
+
+
+def settle_run_stands(model, wrench):
+    """Seed 001 kinematic criterion: a short dynamic settle run decides a borderline case.
+
+    A mechanism starting from rest accelerates, so its largest point speed keeps
+    growing (about doubling from mid-run to the end); a structure that stands
+    settles to rest or to the steady creep of its tangential compliance.
+    """
+    state = State.initial(model.mechanics)
+    settings = step_settings(model, wrench, SETTLE_STEP)
+    steps = int(round(SETTLE_DURATION / SETTLE_STEP))
+    speeds = np.empty(steps)
+    for k in range(steps):
+        outcome = step(model, state, settings)
+        speeds[k] = point_speed(model.mechanics, outcome.velocity).max()
+        if speeds[k] < TOL.kinematic_velocity:
+            return True
+    return speeds[-1] < SETTLE_GROWTH * speeds[steps // 2]
+
+
+def solve_static(model, live_factor=1.0):
+    """Static equilibrium under dead loads and live loads times live_factor.
+
+    Returns
+    -------
+    StaticSolution
+    """
+    mech = model.mechanics
+    wrench = mech.dead_wrench + live_factor * mech.live_wrench
+    state = State.initial(mech)
+    outcome = solve_step(model, state, step_settings(model, wrench, STATIC_STEP))
+    speed = point_speed(mech, outcome.velocity).max(initial=0.0)
+    g_h = np.linalg.norm(model.gravity) * STATIC_STEP
+    load_scale = max(g_h, np.abs(wrench[~mech.is_support, :3]).sum(axis=1).max() / mech.mass.max())
+    verdict_by = "static"
+    if speed < TOL.static_velocity_relative * load_scale:
+        stable = True
+    elif speed > TOL.static_velocity_borderline * load_scale:
+        stable = False
+    else:
+        stable = settle_run_stands(model, wrench)
+        verdict_by = "settle run"
+    return StaticSolution(stable, outcome, contact_forces(outcome, STATIC_STEP), outcome.velocity, speed, verdict_by)

@@ -1,0 +1,84 @@
+"""Assemble the cone complementarity problem of one step (seed 000 eq. 27, 31-34, 43).
+
+    r = D^T M^-1 k~ + b,   k~ = M v + h f,   b = (Phi_i / h, 0, 0)
+    N = D^T M^-1 D + E,    E_i = compliance / h^2 = (h^2 K_i)^-1
+"""
+import numpy as np
+
+from engine.contact.frames import contact_jacobians
+from engine.solvers.problem import Problem
+
+#: Largest speed (m/s) at which stabilization b = Phi/h may push penetrating blocks apart,
+#: so that an initial overlap is removed gently instead of launching blocks (seed 000 sec. 2.4).
+MAX_RECOVERY_SPEED = 0.1
+
+
+def world_inverse_inertia(mechanics, rotations):
+    """(n_blocks, 3, 3) world inverse inertia A I_body^-1 A^T; zero for supports."""
+    inv_body = np.linalg.inv(mechanics.inertia_body)
+    inv_world = np.einsum("nij,njk,nlk->nil", rotations, inv_body, rotations)
+    inv_world[mechanics.is_support] = 0.0
+    return inv_world
+
+
+def inverse_masses(mechanics):
+    """(n_blocks,) inverse masses; zero for supports."""
+    inv = 1.0 / mechanics.mass
+    inv[mechanics.is_support] = 0.0
+    return inv
+
+
+def free_velocity(mechanics, state, rotations, wrench, inverse_mass, inverse_inertia, h, support_velocity=None):
+    """Velocity after one step without contacts, M^-1 k~ = v + h M^-1 (f - w x I w) (eq. 29, 31).
+
+    Parameters
+    ----------
+    wrench : (n_blocks, 6) float64, applied force and moment about the centre of mass
+    support_velocity : (n_blocks, 6) float64, optional, prescribed velocity of supports
+
+    Returns
+    -------
+    (n_blocks, 6) float64
+    """
+    omega = state.angular_velocity
+    inertia_world = np.einsum("nij,njk,nlk->nil", rotations, mechanics.inertia_body, rotations)
+    gyroscopic = np.cross(omega, np.einsum("nij,nj->ni", inertia_world, omega))
+    v_free = state.generalized_velocity().copy()
+    v_free[:, :3] += h * inverse_mass[:, None] * wrench[:, :3]
+    v_free[:, 3:] += h * np.einsum("nij,nj->ni", inverse_inertia, wrench[:, 3:] - gyroscopic)
+    supports = mechanics.is_support
+    v_free[supports] = 0.0 if support_velocity is None else support_velocity[supports]
+    return v_free
+
+
+def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h, support_velocity=None):
+    """Build the Problem of eq. 38 for one step of length h.
+
+    Parameters
+    ----------
+    contacts : Contacts from engine.collision.detect
+    friction : (n_contacts,) float64
+    compliance : (n_contacts, 3) float64, m/N per contact direction
+    wrench : (n_blocks, 6) float64, applied loads
+    h : float, s
+
+    Returns
+    -------
+    problem : Problem
+    frame : (n_contacts, 3, 3) float64 contact frames (rows n, u, v)
+    v_free : (n_blocks, 6) float64 velocity without contact impulses
+    """
+    rotations = state.rotation_matrices()
+    inverse_mass = inverse_masses(mechanics)
+    inverse_inertia = world_inverse_inertia(mechanics, rotations)
+    v_free = free_velocity(mechanics, state, rotations, wrench, inverse_mass, inverse_inertia, h, support_velocity)
+    frame, jac_a, jac_b = contact_jacobians(contacts.point, contacts.normal, contacts.body_a, contacts.body_b,
+                                            state.position)
+    # r = D^T v_free + b (eq. 34 with M^-1 k~ = v_free; eq. 27 stabilization clamped)
+    rhs = (np.einsum("nij,nj->ni", jac_a, v_free[contacts.body_a])
+           + np.einsum("nij,nj->ni", jac_b, v_free[contacts.body_b]))
+    rhs[:, 0] += np.maximum(contacts.gap / h, -MAX_RECOVERY_SPEED)
+    problem = Problem(body_a=contacts.body_a, body_b=contacts.body_b, jacobian_a=jac_a, jacobian_b=jac_b,
+                      inverse_mass=inverse_mass, inverse_inertia=inverse_inertia,
+                      compliance=compliance / h ** 2, friction=friction, rhs=rhs)
+    return problem, frame, v_free

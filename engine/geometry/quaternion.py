@@ -1,0 +1,79 @@
+"""Unit quaternions [w, x, y, z] for block orientations (seed 000 sec. 2.1, eq. 4, 30).
+
+All functions are numba kernels so that collision and integration loops can call them.
+"""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def quat_to_matrix(q):
+    """Rotation matrix A(rho) of a unit quaternion.
+
+    Parameters
+    ----------
+    q : (4,) float64
+        Unit quaternion [w, x, y, z].
+
+    Returns
+    -------
+    (3, 3) float64
+        Rotation matrix taking body-frame vectors to world frame.
+    """
+    w, x, y, z = q[0], q[1], q[2], q[3]
+    m = np.empty((3, 3))
+    m[0, 0] = 1.0 - 2.0 * (y * y + z * z)
+    m[0, 1] = 2.0 * (x * y - w * z)
+    m[0, 2] = 2.0 * (x * z + w * y)
+    m[1, 0] = 2.0 * (x * y + w * z)
+    m[1, 1] = 1.0 - 2.0 * (x * x + z * z)
+    m[1, 2] = 2.0 * (y * z - w * x)
+    m[2, 0] = 2.0 * (x * z - w * y)
+    m[2, 1] = 2.0 * (y * z + w * x)
+    m[2, 2] = 1.0 - 2.0 * (x * x + y * y)
+    return m
+
+
+@njit(cache=True)
+def quat_multiply(p, q):
+    """Hamilton product p (x) q of two quaternions [w, x, y, z]."""
+    r = np.empty(4)
+    r[0] = p[0] * q[0] - p[1] * q[1] - p[2] * q[2] - p[3] * q[3]
+    r[1] = p[0] * q[1] + p[1] * q[0] + p[2] * q[3] - p[3] * q[2]
+    r[2] = p[0] * q[2] - p[1] * q[3] + p[2] * q[0] + p[3] * q[1]
+    r[3] = p[0] * q[3] + p[1] * q[2] - p[2] * q[1] + p[3] * q[0]
+    return r
+
+
+@njit(cache=True)
+def quat_exp(rotation_vector):
+    """Exponential map exp({0, phi/2}) of a rotation vector phi (rad), seed 000 eq. 30.
+
+    Returns the unit quaternion of a rotation by |phi| about phi/|phi|.
+    """
+    angle = np.sqrt(rotation_vector[0] ** 2 + rotation_vector[1] ** 2 + rotation_vector[2] ** 2)
+    r = np.empty(4)
+    half = 0.5 * angle
+    r[0] = np.cos(half)
+    # sin(half)/angle -> 1/2 as angle -> 0 (series keeps the small-angle case exact)
+    s = np.sin(half) / angle if angle > 1e-12 else 0.5 - angle * angle / 48.0
+    r[1] = s * rotation_vector[0]
+    r[2] = s * rotation_vector[1]
+    r[3] = s * rotation_vector[2]
+    return r
+
+
+@njit(cache=True)
+def rotate_world_rotation(q, world_rotation_vector):
+    """Orientation after a world-frame rotation vector: exp(phi) (x) q, renormalized."""
+    r = quat_multiply(quat_exp(world_rotation_vector), q)
+    n = np.sqrt(r[0] ** 2 + r[1] ** 2 + r[2] ** 2 + r[3] ** 2)
+    return r / n
+
+
+def quat_from_axis_angle(axis, angle_rad):
+    """Unit quaternion for a rotation of angle_rad about axis (plain numpy, for generators)."""
+    axis = np.asarray(axis, dtype=float)
+    axis = axis / np.linalg.norm(axis)
+    half = 0.5 * angle_rad
+    return np.concatenate([[np.cos(half)], np.sin(half) * axis])

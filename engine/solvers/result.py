@@ -1,0 +1,71 @@
+"""What every CCP solver reports: impulses, iterations, residual, convergence, time, history."""
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class SolverResult:
+    """Outcome of one CCP solve.
+
+    Attributes
+    ----------
+    gamma : (n_c, 3) float64
+        Impulses (N s) ordered (gamma_n, gamma_u, gamma_v); always finite and in the cones.
+    iterations : int
+        Iterations (sweeps for Gauss-Seidel, interior-point steps for the reference).
+    residual : float
+        ``Problem.residual(gamma)`` recomputed from scratch, so solvers are comparable.
+    converged : bool
+        True when ``residual <= tolerance`` and nothing went wrong.
+    seconds : float
+        Wall time of the solve (s).
+    history : list of float or None
+        Residual after each iteration when asked for.
+    name : str
+        Solver name, a key of ``engine.solvers.SOLVERS``.
+    """
+
+    gamma: np.ndarray
+    iterations: int
+    residual: float
+    converged: bool
+    seconds: float
+    history: list | None
+    name: str
+
+
+def finish(problem, name, gamma, iterations, tolerance, started, history, failed=False):
+    """Build the SolverResult of an iterate, recomputing its residual from scratch.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem solved.
+    name : str
+        Solver name.
+    gamma : (n_c, 3) float64
+        Final iterate; replaced by zero (and reported not converged) if it is not finite.
+    iterations : int
+        Iterations done.
+    tolerance : float
+        Residual below which the solve counts as converged.
+    started : float
+        ``time.perf_counter()`` at the start of the solve.
+    history : list of float or None
+        Residual history.
+    failed : bool
+        Force ``converged=False`` (e.g. the iteration produced non-finite values).
+
+    Returns
+    -------
+    SolverResult
+    """
+    if not np.all(np.isfinite(gamma)):
+        gamma = np.zeros((problem.n_contacts, 3))
+        failed = True
+    residual = problem.residual(gamma)
+    converged = (not failed) and bool(residual <= tolerance)
+    return SolverResult(gamma=gamma, iterations=int(iterations), residual=float(residual), converged=converged,
+                        seconds=time.perf_counter() - started, history=history, name=name)

@@ -1,0 +1,43 @@
+"""One tolerance object for the whole engine; every value says what it guards.
+
+Change a value here, never inline a bare number in code.
+"""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    #: Relative length below which two points or planes are the same (times block size).
+    geometric_relative: float = 1e-9
+    #: Absolute length (m) below which coordinates are the same; 1 nm is far below any stone tolerance.
+    length: float = 1e-9
+    #: Cosine margin for "parallel" faces/normals (about 0.08 degrees).
+    parallel_cosine: float = 1.0 - 1e-6
+    #: A face is non-planar / a block non-convex when a vertex is off a plane by more than this times block size.
+    convexity_relative: float = 1e-6
+    #: SAT prefers a face axis over an edge axis unless the edge separates by more than this (m).
+    sat_face_bias: float = 1e-6
+    #: SAT prefers the reference face on body A unless B's face separates by more than this (m).
+    sat_reference_bias: float = 1e-7
+    #: Smallest contact-patch area (m^2) treated as a polygon rather than a line/point.
+    patch_area: float = 1e-12
+    #: A normal impulse below this fraction of the largest is an open contact.
+    open_contact_relative: float = 1e-9
+    #: A tangential force within this fraction of mu*N is sliding (on the cone surface).
+    slip_relative: float = 1e-4
+    #: Static verdict: the structure stands when the largest point velocity after one
+    #: static step (h = 1 s) is below this fraction of the load scale g*h; ten times the
+    #: velocity noise of an iterative solve at relative residual 1e-7.
+    static_velocity_relative: float = 1e-5
+    #: Above this fraction of g*h the structure certainly moves; in between, a settle run decides.
+    static_velocity_borderline: float = 1e-3
+    #: Kinematic stopping criterion of seed 001 (max velocity, m/s).
+    kinematic_velocity: float = 1e-6
+    #: Velocity (m/s) that scales the CCP residual when the right-hand side r is smaller (an unloaded problem).
+    residual_velocity_floor: float = 1e-12
+    #: Corners of one contact patch closer than this times the smaller block's diameter are one
+    #: point: nearly coincident faces would otherwise clip to sliver edges (8 corners, not 4).
+    contact_merge_relative: float = 1e-4
+
+
+TOL = Tolerance()

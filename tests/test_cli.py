@@ -1,0 +1,59 @@
+"""The `extrados` command: examples, analysis, and refusal of bad input with exit code 2."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXTRADOS = [sys.executable, "-m", "engine.cli"]
+
+
+def run(*args, stdin=None):
+    return subprocess.run(EXTRADOS + list(args), capture_output=True, text=True, input=stdin, timeout=300)
+
+
+def test_example_lists_generators_and_prints_a_model():
+    listing = run("example")
+    assert listing.returncode == 0
+    for name in ("arch", "wall", "column", "incline", "stack", "rocking_block"):
+        assert name in listing.stdout
+    arch = run("example", "arch", "--voussoirs", "10")
+    assert arch.returncode == 0
+    doc = json.loads(arch.stdout)
+    assert sum(b["id"].startswith("v") for b in doc["blocks"]) == 10
+
+
+def test_analyze_writes_result_and_picture(tmp_path):
+    model = tmp_path / "column.json"
+    model.write_text(run("example", "column", "--blocks", "3").stdout)
+    out, png = tmp_path / "result.json", tmp_path / "result.png"
+    done = run("analyze", str(model), "--out", str(out), "--png", str(png))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["format"] == "extrados.result/1" and result["stable"] is True
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "stable: yes" in done.stdout
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"format": "extrados.model/1", "blocks": [', "malformed JSON"),
+    ('{"format": "extrados.model/1", "blocks": [{"id": "a", "vertices": [[0,0,0],[1,0,0],[0,1,0],[0,0,1],[1,1,1]], '
+     '"faces": [[0,1,2],[0,1,3],[0,2,3],[1,2,4]]}]}', "blocks[0] 'a': mesh is not closed"),
+    ('{"format": "extrados.model/1", "blocks": [], "colour": 1}', "colour"),
+])
+def test_bad_input_exits_2_with_a_message(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    done = run("analyze", str(path))
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_missing_file_and_unknown_example_exit_2(tmp_path):
+    assert run("analyze", str(tmp_path / "nothing.json")).returncode == 2
+    done = run("example", "pyramid")
+    assert done.returncode == 2 and "arch" in done.stderr
+    done = run("example", "arch", "--voussoirs", "1")
+    assert done.returncode == 2 and "voussoirs" in done.stderr

@@ -1,0 +1,139 @@
+"""Model documents: mass properties against closed forms, round trip, and refusal of bad input."""
+import copy
+import json
+
+import numpy as np
+import pytest
+
+from engine import Model, ModelError
+from tests.blocks import box_block, document, ground
+
+
+def test_box_mass_properties_match_closed_form():
+    model = Model.from_dict(document([box_block("b", (0, 0, 0), (2.0, 1.0, 3.0)), ground()], density=1000.0))
+    mech = model.mechanics
+    m = 1000.0 * 6.0
+    assert mech.mass[0] == pytest.approx(m, rel=1e-12)
+    np.testing.assert_allclose(mech.position0[0], [1.0, 0.5, 1.5], atol=1e-12)
+    expected = m / 12.0 * np.diag([1.0 + 9.0, 4.0 + 9.0, 4.0 + 1.0])
+    np.testing.assert_allclose(mech.inertia_body[0], expected, rtol=1e-12, atol=1e-9)
+
+
+def test_tetrahedron_mass_properties_match_closed_form():
+    a, b, c, rho = 1.0, 2.0, 3.0, 500.0
+    tet = {"id": "t", "vertices": [[0, 0, 0], [a, 0, 0], [0, b, 0], [0, 0, c]],
+           "faces": [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]}   # orientation fixed automatically
+    model = Model.from_dict(document([tet, ground()], density=rho))
+    m = rho * a * b * c / 6.0
+    mech = model.mechanics
+    assert mech.mass[0] == pytest.approx(m, rel=1e-12)
+    np.testing.assert_allclose(mech.position0[0], [a / 4, b / 4, c / 4], atol=1e-12)
+    inertia = mech.inertia_body[0]
+    assert inertia[0, 0] == pytest.approx(3.0 * m * (b * b + c * c) / 80.0, rel=1e-10)
+    assert inertia[1, 1] == pytest.approx(3.0 * m * (a * a + c * c) / 80.0, rel=1e-10)
+    assert inertia[0, 1] == pytest.approx(m * a * b / 80.0, rel=1e-10)
+    assert inertia[1, 2] == pytest.approx(m * b * c / 80.0, rel=1e-10)
+
+
+def test_faces_are_oriented_outward_automatically():
+    block = box_block("b", (0, 0, 0), (1, 1, 1))
+    block["faces"] = [f[::-1] for f in block["faces"]]        # all inward
+    doc = Model.from_dict(document([block, ground()])).to_dict()
+    v = np.asarray(doc["blocks"][0]["vertices"])
+    for face in doc["blocks"][0]["faces"]:
+        p = v[face]
+        normal = np.cross(p[1] - p[0], p[2] - p[0])
+        assert np.dot(normal, p.mean(axis=0) - v.mean(axis=0)) > 0
+
+
+def test_model_document_round_trips_losslessly():
+    doc = document([box_block("a", (0, 0, 0), (1, 1, 1)), ground()],
+                   loads=[{"kind": "point", "block": "a", "point": [0.5, 0.5, 1.0], "force": [0, 0, -10.0],
+                           "live": True}], settings={"envelope": 0.002})
+    once = Model.from_dict(doc).to_dict()
+    twice = Model.from_json(json.dumps(once)).to_dict()
+    assert once == twice
+    assert once["loads"] == doc["loads"] and once["settings"] == doc["settings"]
+
+
+def test_model_built_from_compas_mesh():
+    from compas.datastructures import Mesh
+
+    model = Model()
+    model.add_block(Mesh.from_vertices_and_faces(*_box(0, 0, -1, 4, 4, 0)), id="ground", support=True)
+    model.add_block(Mesh.from_vertices_and_faces(*_box(0, 0, 0, 1, 1, 1)), id="top")
+    assert model.block_ids == ["ground", "top"]
+    assert model.mechanics.mass[1] == pytest.approx(2000.0)
+
+
+def _box(x0, y0, z0, x1, y1, z1):
+    block = box_block("x", (x0, y0, z0), (x1, y1, z1))
+    return block["vertices"], block["faces"]
+
+
+def _bad(mutate):
+    doc = document([box_block("a", (0, 0, 0), (1, 1, 1)), box_block("b", (0, 0, 1), (1, 1, 2)), ground()])
+    mutate(doc)
+    with pytest.raises(ModelError) as info:
+        Model.from_dict(doc)
+    return info.value
+
+
+def test_open_mesh_is_refused_with_block_id():
+    error = _bad(lambda d: d["blocks"][1]["faces"].pop())
+    assert error.block == "b" and error.path.startswith("blocks[1]") and "not closed" in str(error)
+
+
+def test_non_convex_block_is_refused_naming_the_face():
+    def dent(doc):
+        doc["blocks"][0]["vertices"][6] = [0.6, 0.6, 0.5]   # pull one top corner inside
+    error = _bad(dent)
+    assert error.block == "a" and ("not convex" in str(error) or "not planar" in str(error))
+    assert "faces[" in error.path
+
+
+def test_zero_volume_block_is_refused():
+    def flatten(doc):
+        for v in doc["blocks"][0]["vertices"]:
+            v[2] = 0.0
+    error = _bad(flatten)
+    assert error.block == "a"
+
+
+def test_nan_coordinate_is_refused_with_path():
+    error = _bad(lambda d: d["blocks"][0]["vertices"][3].__setitem__(1, float("nan")))
+    assert error.path == "blocks[0].vertices[3][1]"
+
+
+def test_duplicate_ids_are_refused():
+    error = _bad(lambda d: d["blocks"][1].__setitem__("id", "a"))
+    assert "duplicate" in str(error) and error.path == "blocks[1].id"
+
+
+def test_unknown_references_are_refused():
+    assert "unknown material" in str(_bad(lambda d: d["blocks"][0].__setitem__("material", "granite")))
+    assert _bad(lambda d: d.__setitem__("default_joint", "wet")).path == "default_joint"
+    error = _bad(lambda d: d.__setitem__("loads", [{"kind": "point", "block": "zz", "point": [0, 0, 0],
+                                                    "force": [0, 0, 1]}]))
+    assert error.path == "loads[0].block" and "zz" in str(error)
+    error = _bad(lambda d: d.__setitem__("joint_assignments", [{"blocks": ["a", "q"], "joint": "dry"}]))
+    assert error.path == "joint_assignments[0].blocks[1]"
+
+
+def test_unknown_fields_are_refused():
+    error = _bad(lambda d: d["blocks"][0].__setitem__("colour", "red"))
+    assert "colour" in str(error) and error.path == "blocks[0]" and error.block == "a"
+    assert "speed" in str(_bad(lambda d: d["settings"].__setitem__("speed", 1) if "settings" in d
+                                else d.__setitem__("settings", {"speed": 1})))
+
+
+def test_malformed_json_is_refused():
+    with pytest.raises(ModelError, match="malformed JSON"):
+        Model.from_json('{"format": "extrados.model/1", "blocks": [}')
+
+
+def test_document_is_not_modified_by_loading():
+    doc = document([box_block("a", (0, 0, 0), (1, 1, 1)), ground()])
+    before = copy.deepcopy(doc)
+    Model.from_dict(doc)
+    assert doc == before
