@@ -79,10 +79,11 @@ def integrate(state, velocity, h):
     state.time += h
 
 
-def solve_step(model, state, settings):
-    """Stages 1-3: detect, assemble, solve; returns the outcome without moving the blocks."""
+def solve_step(model, state, settings, contacts=None):
+    """Stages 1-3: detect (unless contacts are given), assemble, solve; the blocks do not move."""
     mech = model.mechanics
-    contacts = detect(model, state)
+    if contacts is None:
+        contacts = detect(model, state)
     friction, compliance = contact_parameters(model, contacts)
     problem, frame, v_free = assemble_problem(mech, state, contacts, friction, compliance, settings.wrench,
                                               settings.time_step, settings.support_velocity)

@@ -137,3 +137,15 @@ def test_document_is_not_modified_by_loading():
     before = copy.deepcopy(doc)
     Model.from_dict(doc)
     assert doc == before
+
+
+def test_overlapping_blocks_are_refused_naming_the_pair_and_depth():
+    from engine import analyze
+
+    doc = document([box_block("a", (0, 0, 0), (1, 1, 1)), box_block("b", (0, 0, 0.98), (1, 1, 1.98)), ground()])
+    with pytest.raises(ModelError) as info:
+        analyze(Model.from_dict(doc))
+    message = str(info.value)
+    assert "'a'" in message and "'b'" in message and "0.02" in message
+    doc["blocks"][1] = box_block("b", (0, 0, 0.999), (1, 1, 1.999))   # 1 mm: within the 5 mm envelope
+    assert analyze(Model.from_dict(doc)).stable

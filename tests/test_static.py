@@ -163,3 +163,21 @@ def test_arch_has_no_equilibrium_at_any_thickness_below_mu_0309(thickness_ratio)
     # Cocchetti & Rizzi 2020: below mu = 0.309 no thickness stands (the springing joint slides)
     assert not _arch(thickness_ratio, friction=0.309 - 0.01).stable
     assert _arch(thickness_ratio, friction=0.309 + 0.01).stable
+
+
+# --- point loads: eccentric load on a column -----------------------------------------------
+def test_eccentric_point_load_moves_every_centre_of_pressure_by_moment_balance():
+    n, width, height, load, offset = 3, 0.3, 0.3, 800.0, 0.1
+    doc = generators.generate("column", blocks=n, width=width, depth=width, block_height=height)
+    top = max(doc["blocks"], key=lambda b: max(v[2] for v in b["vertices"]))
+    doc["loads"] = [{"kind": "point", "block": top["id"], "point": [offset, 0.0, n * height],
+                     "force": [0.0, 0.0, -load], "live": True}]
+    result = analyze(Model.from_dict(doc), "static")
+    assert result.stable
+    block_weight = 2000.0 * width * width * height * G
+    for joint in result.to_dict()["interfaces"]:
+        z = joint["centre"][2]
+        above = round((n * height - z) / height)
+        total = above * block_weight + load
+        assert joint["normal_force"] == pytest.approx(total, rel=1e-6)
+        assert joint["centre"][0] == pytest.approx(load * offset / total, abs=1e-5 * width)  # solver tolerance

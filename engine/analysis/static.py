@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.pipeline import StepSettings, solve_step, step
+from engine.errors import ModelError
+from engine.pipeline import StepSettings, detect, solve_step, step
 from engine.state import State
 from engine.tolerance import TOL
 
@@ -71,6 +72,20 @@ def settle_run_stands(model, wrench):
     return speeds[-1] < SETTLE_GROWTH * speeds[steps // 2]
 
 
+def check_no_overlap(model, contacts):
+    """Refuse blocks that overlap by more than the envelope at the start (which pair, how much)."""
+    if len(contacts.gap) == 0:
+        return
+    worst = int(np.argmin(contacts.gap))
+    depth = -contacts.gap[worst]
+    envelope = model.settings["envelope"]
+    if depth > envelope:
+        ids = model.block_ids
+        a, b = ids[contacts.body_a[worst]], ids[contacts.body_b[worst]]
+        raise ModelError(f"blocks '{a}' and '{b}' overlap by {depth:.4g} m, more than the envelope "
+                         f"{envelope:.4g} m; move them apart", path="blocks", block=a)
+
+
 def solve_static(model, live_factor=1.0):
     """Static equilibrium under dead loads and live loads times live_factor.
 
@@ -81,7 +96,9 @@ def solve_static(model, live_factor=1.0):
     mech = model.mechanics
     wrench = mech.dead_wrench + live_factor * mech.live_wrench
     state = State.initial(mech)
-    outcome = solve_step(model, state, step_settings(model, wrench, STATIC_STEP))
+    contacts = detect(model, state)
+    check_no_overlap(model, contacts)
+    outcome = solve_step(model, state, step_settings(model, wrench, STATIC_STEP), contacts)
     speed = point_speed(mech, outcome.velocity).max(initial=0.0)
     g_h = np.linalg.norm(model.gravity) * STATIC_STEP
     load_scale = max(g_h, np.abs(wrench[~mech.is_support, :3]).sum(axis=1).max() / mech.mass.max())

@@ -9,7 +9,8 @@ For each candidate pair (A, B), all in the world frame:
 2. Face axis: the incident face (most anti-parallel to the reference face) is clipped
    against the side planes of the reference face (Sutherland-Hodgman); the clipped
    corners within the envelope of the reference plane are the contacts, in polygon
-   order: for coplanar faces they are the corners of the joint polygon. More than
+   order: for coplanar faces they are the corners of the joint polygon. Corners closer
+   than TOL.contact_merge_relative times the smaller block's diameter are one; more than
    ``MAX_CONTACTS_PER_PAIR`` corners are reduced keeping the largest area.
 3. Edge axis: one contact midway between the closest points of the two edges.
 4. Each contact carries a feature id that survives small motions (warm starting).
@@ -30,7 +31,7 @@ MAX_CONTACTS_PER_PAIR = 8
 # Feature id layout, high to low bits: kind (2) | first index (16) | second index (16) | corner (24).
 # Face contacts: kind 0/1 = reference face on A/B, first = reference face, second = incident
 # face (local indices), corner = (line in) << 12 | (line out), the two polygon lines meeting
-# at the corner: incident edge k is line k, side j of the reference face is line SIDE_LINE + j.
+# at the corner: incident edge k is line k, side j of the reference face is line _SIDE_LINE + j.
 # Edge contacts: kind 2, first/second = local edges of A/B, corner 0.
 _KIND_REFERENCE_ON_A = 0
 _KIND_REFERENCE_ON_B = 1
