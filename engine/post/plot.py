@@ -8,16 +8,21 @@ from matplotlib.patches import Polygon  # noqa: E402
 from scipy.spatial import ConvexHull  # noqa: E402
 
 
+def movable_vertices(model):
+    """(n, 3) vertices of the blocks that are not supports."""
+    return np.concatenate([np.asarray(b["vertices"]) for b in model.to_dict()["blocks"] if not b.get("support")])
+
+
 def projection_axes(model):
-    """The two world axes spanning the model's largest extents (drop the thinnest)."""
-    vertices = np.concatenate([np.asarray(b["vertices"]) for b in model.to_dict()["blocks"]])
-    extent = np.ptp(vertices, axis=0)
-    thin = int(np.argmin(extent)) if extent[2] > 0 else 2
+    """The two world axes spanning the largest extents of the movable blocks (drop the thinnest)."""
+    extent = np.ptp(movable_vertices(model), axis=0)
+    thin = int(np.argmin(extent))
     return [k for k in range(3) if k != thin]
 
 
 def plot_result(model, result, path, force_scale=None):
-    """Write a PNG with blocks (supports grey), contact forces (blue) and joint resultants (red)."""
+    """Write a PNG: blocks (supports grey), contact forces (blue arrows ending at their points) and
+    joint resultants (red segments along their lines of action through the centres of pressure)."""
     axes = projection_axes(model)
     doc = result.to_dict()
     fig, ax = plt.subplots(figsize=(9, 6), dpi=120)
@@ -28,7 +33,8 @@ def plot_result(model, result, path, force_scale=None):
         ax.add_patch(Polygon(hull, closed=True, facecolor=colour, edgecolor="0.3", linewidth=0.6))
     forces = np.array([c["force"] for c in doc["contacts"]]) if doc["contacts"] else np.zeros((0, 3))
     largest = np.abs(np.array([j["normal_force"] for j in doc["interfaces"]])).max(initial=0.0)
-    size = np.ptp(np.concatenate([np.asarray(b["vertices"]) for b in model.to_dict()["blocks"]])[:, axes], axis=0).max()
+    shown = movable_vertices(model)[:, axes]
+    size = np.ptp(shown, axis=0).max()
     scale = force_scale or (0.15 * size / largest if largest > 0 else 1.0)
     if len(forces):
         points = np.array([c["point"] for c in doc["contacts"]])[:, axes]
@@ -37,10 +43,11 @@ def plot_result(model, result, path, force_scale=None):
                   scale_units="xy", scale=1, color="#1f5fbf", width=0.002, label="contact forces")
     if doc["interfaces"]:
         centres = np.array([j["centre"] for j in doc["interfaces"]])[:, axes]
-        f = np.array([j["force"] for j in doc["interfaces"]])[:, axes] * scale
-        ax.quiver(centres[:, 0] - f[:, 0], centres[:, 1] - f[:, 1], f[:, 0], f[:, 1], angles="xy",
-                  scale_units="xy", scale=1, color="#c0392b", width=0.004, label="joint resultants")
-        ax.plot(centres[:, 0], centres[:, 1], "o", color="#c0392b", markersize=2.5)
+        half = 0.5 * np.array([j["force"] for j in doc["interfaces"]])[:, axes] * scale
+        # each resultant drawn along its line of action, centred on the centre of pressure
+        for (cx, cy), (fx, fy) in zip(centres, half):
+            ax.plot([cx - fx, cx + fx], [cy - fy, cy + fy], "-", color="#c0392b", linewidth=2.0)
+        ax.plot(centres[:, 0], centres[:, 1], "o", color="#c0392b", markersize=3, label="joint resultants")
     for line in doc.get("thrust_lines", []):
         pts = np.asarray(line["points"])[:, axes]
         ax.plot(pts[:, 0], pts[:, 1], "-", color="#8e44ad", linewidth=1.2, label=f"{line['name']} thrust line")
@@ -48,7 +55,9 @@ def plot_result(model, result, path, force_scale=None):
     ax.set_xlabel(f"{names[axes[0]]} (m)")
     ax.set_ylabel(f"{names[axes[1]]} (m)")
     ax.set_aspect("equal")
-    ax.autoscale_view()
+    margin = 0.15 * size
+    ax.set_xlim(shown[:, 0].min() - margin, shown[:, 0].max() + margin)
+    ax.set_ylim(shown[:, 1].min() - margin, shown[:, 1].max() + margin)
     verdict = "stands" if doc["stable"] else "does not stand"
     ax.set_title(f"{doc['analysis']} analysis: the structure {verdict}")
     ax.legend(loc="upper right", fontsize=8)
