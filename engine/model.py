@@ -24,7 +24,7 @@ DEFAULT_SETTINGS = {
     "envelope": 0.005,      # m, contacts are created while the gap is below this (seed 000 sec. 2.2)
     "compliance": 1e-10,    # m/N per contact point: E_i = compliance / h^2 (seed 000 eq. 43)
     "solver": "apgd",
-    "tolerance": 1e-7,      # relative CCP residual
+    # "tolerance" (relative CCP residual) defaults per analysis: see engine.analysis.static/dynamic
     "max_iterations": 5000,
 }
 DEFAULT_GRAVITY = [0.0, 0.0, -9.81]

@@ -61,6 +61,39 @@ def _rounded(array):
     return np.asarray(array, float).tolist()
 
 
+def _solver_document(report):
+    return {"name": report.name, "iterations": int(report.iterations), "residual": float(report.residual),
+            "converged": bool(report.converged), "seconds": float(report.seconds)}
+
+
+def _block_documents(mech, position, orientation, velocity, stress):
+    ids = mech.block_ids
+    return [{"id": ids[i], "position": _rounded(position[i]), "orientation": _rounded(orientation[i]),
+             "velocity": _rounded(velocity[i, :3]), "angular_velocity": _rounded(velocity[i, 3:]),
+             "stress": _rounded(stress[i]), "support": bool(mech.is_support[i])} for i in range(mech.n_blocks)]
+
+
+def _contact_documents(ids, contacts, frame, force, states):
+    return [{"blocks": [ids[b], ids[a]], "point": _rounded(p), "normal": _rounded(n), "force": _rounded(f),
+             "gap": float(g), "state": str(s)}
+            for a, b, p, n, f, g, s in zip(contacts.body_a, contacts.body_b, contacts.point, frame[:, 0], force,
+                                           contacts.gap, states)]
+
+
+def _interface_documents(ids, contacts, frame, force):
+    joints = interface_resultants(contacts, frame, force)
+    documents = []
+    for k in range(len(joints.normal_force)):
+        s, e = joints.polygon_start[k], joints.polygon_start[k + 1]
+        documents.append({
+            "blocks": [ids[joints.body_first[k]], ids[joints.body_second[k]]],
+            "normal": _rounded(joints.normal[k]), "force": _rounded(joints.force[k]),
+            "moment": _rounded(joints.moment[k]), "centre": _rounded(joints.centre[k]),
+            "normal_force": float(joints.normal_force[k]), "shear_force": float(joints.shear_force[k]),
+            "polygon": _rounded(contacts.point[s:e])})
+    return documents
+
+
 def static_result(model, solution, analysis="static", load_factor=None, extra=None):
     """Write a StaticSolution as a Result (DESIGN sec. 5)."""
     mech = model.mechanics
@@ -68,28 +101,36 @@ def static_result(model, solution, analysis="static", load_factor=None, extra=No
     contacts = outcome.contacts
     ids = mech.block_ids
     stress = block_stress(mech, mech.position0, contacts, solution.force)
-    blocks = [{"id": ids[i], "position": _rounded(mech.position0[i]), "orientation": [1.0, 0.0, 0.0, 0.0],
-               "velocity": _rounded(solution.velocity[i, :3]), "angular_velocity": _rounded(solution.velocity[i, 3:]),
-               "stress": _rounded(stress[i]), "support": bool(mech.is_support[i])} for i in range(mech.n_blocks)]
+    orientation = np.tile([1.0, 0.0, 0.0, 0.0], (mech.n_blocks, 1))
+    blocks = _block_documents(mech, mech.position0, orientation, solution.velocity, stress)
     states = contact_states(outcome.impulse, outcome.friction, solution.stable)
-    contact_docs = [{"blocks": [ids[b], ids[a]], "point": _rounded(p), "normal": _rounded(n), "force": _rounded(f),
-                     "gap": float(g), "state": str(s)}
-                    for a, b, p, n, f, g, s in zip(contacts.body_a, contacts.body_b, contacts.point,
-                                                   outcome.frame[:, 0], solution.force, contacts.gap, states)]
-    joints = interface_resultants(contacts, outcome.frame, solution.force)
-    interface_docs = []
-    for k in range(len(joints.normal_force)):
-        s, e = joints.polygon_start[k], joints.polygon_start[k + 1]
-        interface_docs.append({
-            "blocks": [ids[joints.body_first[k]], ids[joints.body_second[k]]],
-            "normal": _rounded(joints.normal[k]), "force": _rounded(joints.force[k]),
-            "moment": _rounded(joints.moment[k]), "centre": _rounded(joints.centre[k]),
-            "normal_force": float(joints.normal_force[k]), "shear_force": float(joints.shear_force[k]),
-            "polygon": _rounded(contacts.point[s:e])})
-    report = outcome.solver
-    solver = {"name": report.name, "iterations": int(report.iterations), "residual": float(report.residual),
-              "converged": bool(report.converged), "seconds": float(report.seconds)}
     more = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed)}
     more.update(extra or {})
-    return Result(analysis, bool(solution.stable), solver, blocks, contact_docs, interface_docs,
+    return Result(analysis, bool(solution.stable), _solver_document(outcome.solver), blocks,
+                  _contact_documents(ids, contacts, outcome.frame, solution.force, states),
+                  _interface_documents(ids, contacts, outcome.frame, solution.force),
                   load_factor=load_factor, extra=more)
+
+
+def dynamic_result(model, run, request):
+    """Write the outcome of `run_dynamic` as a Result: final forces, frames, histories, energy, events."""
+    mech = model.mechanics
+    ids = mech.block_ids
+    state, outcome = run["state"], run["outcome"]
+    force = np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / request.time_step
+    contacts = outcome.contacts
+    moving = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
+    states = np.where(contact_states(outcome.impulse, outcome.friction, False) == "slip",
+                      np.where(moving, "slip", "stick"), contact_states(outcome.impulse, outcome.friction, True))
+    stress = block_stress(mech, state.position, contacts, force)
+    histories = {"t": run["histories"]["t"], "blocks": {
+        ids[i]: {"position": [p[i].tolist() for p in run["histories"]["position"]],
+                 "velocity": [v[i].tolist() for v in run["histories"]["velocity"]]}
+        for i in range(mech.n_blocks) if not mech.is_support[i]}}
+    extra = {"energy": run["energy"], "events": run["events"], "cancelled": run["cancelled"],
+             "stopped_at": run["stopped_at"], "steps": run["steps"], "time_step": request.time_step}
+    return Result("dynamic", not run["events"]["collapsed"], _solver_document(outcome.solver),
+                  _block_documents(mech, state.position, state.orientation, outcome.velocity, stress),
+                  _contact_documents(ids, contacts, outcome.frame, force, states),
+                  _interface_documents(ids, contacts, outcome.frame, force),
+                  frames=run["frames"], histories=histories, extra=extra)

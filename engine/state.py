@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.geometry.quaternion import quat_to_matrix
+from engine.geometry.quaternion import quat_to_matrices
 
 
 @dataclass
@@ -21,6 +21,7 @@ class State:
     angular_velocity: np.ndarray  # (n_blocks, 3) float64, rad/s, world frame
     warm_keys: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))        # (n_prev,) sorted contact keys
     warm_impulses: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))         # (n_prev, 3) N s
+    warm_stretch: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))          # (n_prev, 3) m, world
 
     @classmethod
     def initial(cls, mechanics):
@@ -31,8 +32,8 @@ class State:
         return cls(0.0, mechanics.position0.copy(), orientation, np.zeros((n, 3)), np.zeros((n, 3)))
 
     def rotation_matrices(self):
-        """(n_blocks, 3, 3) rotation matrices of the current orientations."""
-        return np.array([quat_to_matrix(q) for q in self.orientation]) if len(self.orientation) else np.zeros((0, 3, 3))
+        """(n_blocks, 3, 3) rotation matrices A(rho) of the current orientations."""
+        return quat_to_matrices(self.orientation)
 
     def generalized_velocity(self):
         """(n_blocks, 6) [linear, angular] velocities (seed 000 eq. 5, world frame)."""

@@ -38,6 +38,10 @@ class Tolerance:
     #: Corners of one contact patch closer than this times the smaller block's diameter are one
     #: point: nearly coincident faces would otherwise clip to sliver edges (8 corners, not 4).
     contact_merge_relative: float = 1e-4
+    #: Event "sliding": tangential relative speed (m/s) above which a contact on its cone is sliding.
+    event_speed: float = 1e-3
+    #: Event "uplift": opening (m) of a contact of an initial joint; 0.1 mm is visible rocking.
+    event_gap: float = 1e-4
 
 
 TOL = Tolerance()

@@ -1,10 +1,11 @@
 """`analyze(model, analysis)`: the one entry point of every door (Python, CLI, HTTP)."""
+from engine.analysis.dynamic import DynamicRequest, run_dynamic
 from engine.analysis.static import solve_static
 from engine.errors import ModelError
 from engine.model import Model
-from engine.result import static_result
+from engine.result import dynamic_result, static_result
 
-ANALYSIS_FIELDS = {"static": {"type"}}
+ANALYSIS_FIELDS = {"static": {"type"}, "dynamic": set(DynamicRequest.FIELDS)}
 
 
 def validated_request(analysis):
@@ -17,7 +18,7 @@ def validated_request(analysis):
         raise ModelError("the analysis request must be an object", path="analysis")
     kind = analysis.get("type")
     if kind not in ANALYSIS_FIELDS:
-        if kind in ("load_factor", "dynamic"):
+        if kind == "load_factor":
             raise ModelError(f"analysis type '{kind}' is not available yet", path="analysis.type")
         raise ModelError(f"unknown analysis type {kind!r} (expected one of {sorted(ANALYSIS_FIELDS)})",
                          path="analysis.type")
@@ -28,7 +29,7 @@ def validated_request(analysis):
     return dict(analysis)
 
 
-def analyze(model, analysis=None):
+def analyze(model, analysis=None, progress=None, cancel=None):
     """Analyse a model.
 
     Parameters
@@ -37,6 +38,10 @@ def analyze(model, analysis=None):
         A Model or a model document (DESIGN sec. 4).
     analysis : dict or str, optional
         The analysis request of DESIGN sec. 5; default ``{"type": "static"}``.
+    progress : callable(fraction), optional
+        Dynamic runs report the fraction done (0-1).
+    cancel : callable() -> bool, optional
+        Dynamic runs stop cleanly when it returns True; the result says ``cancelled``.
 
     Returns
     -------
@@ -45,5 +50,8 @@ def analyze(model, analysis=None):
     if not isinstance(model, Model):
         model = Model.from_dict(model)
     request = validated_request(analysis)
+    if request["type"] == "dynamic":
+        dynamic = DynamicRequest.from_dict(request)
+        return dynamic_result(model, run_dynamic(model, dynamic, progress, cancel), dynamic)
     solution = solve_static(model, live_factor=1.0)
     return static_result(model, solution, analysis=request["type"])

@@ -51,7 +51,32 @@ def free_velocity(mechanics, state, rotations, wrench, inverse_mass, inverse_ine
     return v_free
 
 
-def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h, support_velocity=None):
+def impact_bias(gap, approach, h, restitution):
+    """Normal stabilization b_n per contact (seed 000 eq. 27).
+
+    b = Phi/h lets an open contact close within the step and pushes a penetrating one out
+    (clamped to MAX_RECOVERY_SPEED). With restitution e an approaching contact must
+    separate at e |u_n-| (Newton's law, b = e u_n-).
+
+    Parameters
+    ----------
+    gap : (n_c,) float64, m
+    approach : (n_c,) float64, m/s, normal velocity before the step (negative when closing)
+    h : float, s
+    restitution : float
+
+    Returns
+    -------
+    (n_c,) float64, m/s
+    """
+    bias = np.maximum(gap / h, -MAX_RECOVERY_SPEED)
+    if restitution > 0.0:
+        bias = np.minimum(bias, restitution * np.minimum(approach, 0.0))
+    return bias
+
+
+def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h, support_velocity=None,
+                     restitution=0.0, stretch=None):
     """Build the Problem of eq. 38 for one step of length h.
 
     Parameters
@@ -61,6 +86,11 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
     compliance : (n_contacts, 3) float64, m/N per contact direction
     wrench : (n_blocks, 6) float64, applied loads
     h : float, s
+    restitution : float
+        Newton coefficient e: an approaching contact must separate at e times its approach speed.
+    stretch : (n_contacts, 3) float64, optional
+        World-frame elastic stretch of each contact's tangential spring from the previous step
+        (see engine.pipeline.tangential_stretch); enters r as b_t = s/h.
 
     Returns
     -------
@@ -77,7 +107,16 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
     # r = D^T v_free + b (eq. 34 with M^-1 k~ = v_free; eq. 27 stabilization clamped)
     rhs = (np.einsum("nij,nj->ni", jac_a, v_free[contacts.body_a])
            + np.einsum("nij,nj->ni", jac_b, v_free[contacts.body_b]))
-    rhs[:, 0] += np.maximum(contacts.gap / h, -MAX_RECOVERY_SPEED)
+    # pre-step normal velocity u_n- of every contact (supports at their prescribed velocity)
+    v_now = state.generalized_velocity()
+    if support_velocity is not None:
+        v_now[mechanics.is_support] = support_velocity[mechanics.is_support]
+    approach = (np.einsum("nj,nj->n", jac_a[:, 0], v_now[contacts.body_a])
+                + np.einsum("nj,nj->n", jac_b[:, 0], v_now[contacts.body_b]))
+    bias = impact_bias(contacts.gap, approach, h, restitution)
+    rhs[:, 0] += bias
+    if stretch is not None:
+        rhs[:, 1:] += np.einsum("nki,ni->nk", frame[:, 1:], stretch) / h
     problem = Problem(body_a=contacts.body_a, body_b=contacts.body_b, jacobian_a=jac_a, jacobian_b=jac_b,
                       inverse_mass=inverse_mass, inverse_inertia=inverse_inertia,
                       compliance=compliance / h ** 2, friction=friction, rhs=rhs)

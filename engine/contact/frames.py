@@ -7,7 +7,7 @@ so the Jacobian row of body b is [d, (p - x_b) x d] and of body a [-d, -(p - x_a
 A positive normal impulse pushes b along +n and a along -n.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 
 @njit(cache=True)
@@ -27,7 +27,7 @@ def tangent_basis(normal):
     return u, v
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def contact_jacobians(point, normal, body_a, body_b, position):
     """Frames and Jacobian blocks of all contacts.
 
@@ -46,7 +46,7 @@ def contact_jacobians(point, normal, body_a, body_b, position):
     frame = np.empty((n_c, 3, 3))
     jac_a = np.empty((n_c, 3, 6))
     jac_b = np.empty((n_c, 3, 6))
-    for i in prange(n_c):
+    for i in range(n_c):
         n = normal[i]
         u, v = tangent_basis(n)
         frame[i, 0] = n

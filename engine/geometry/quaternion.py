@@ -35,6 +35,15 @@ def quat_to_matrix(q):
 
 
 @njit(cache=True)
+def quat_to_matrices(quaternions):
+    """(n, 3, 3) rotation matrices of (n, 4) unit quaternions."""
+    out = np.empty((quaternions.shape[0], 3, 3))
+    for i in range(quaternions.shape[0]):
+        out[i] = quat_to_matrix(quaternions[i])
+    return out
+
+
+@njit(cache=True)
 def quat_multiply(p, q):
     """Hamilton product p (x) q of two quaternions [w, x, y, z]."""
     r = np.empty(4)

@@ -1,0 +1,25 @@
+"""Position update of seed 000 eq. 30: Euler-Cromer for centres, exponential map for rotations.
+
+    x+ = x + h v+,        rho+ = exp({0, h w+ / 2}) (x) rho    (w+ in world frame)
+"""
+import numpy as np
+from numba import njit
+
+from engine.geometry.quaternion import rotate_world_rotation
+
+
+@njit(cache=True)
+def integrate_positions(position, orientation, velocity, h):
+    """New positions (n, 3) and orientations (n, 4) after a step h with end-of-step twists velocity (n, 6)."""
+    n = position.shape[0]
+    new_position = np.empty_like(position)
+    new_orientation = np.empty_like(orientation)
+    for i in range(n):
+        for k in range(3):
+            new_position[i, k] = position[i, k] + h * velocity[i, k]
+        w = velocity[i, 3:]
+        if w[0] != 0.0 or w[1] != 0.0 or w[2] != 0.0:
+            new_orientation[i] = rotate_world_rotation(orientation[i], h * w)
+        else:
+            new_orientation[i] = orientation[i]
+    return new_position, new_orientation

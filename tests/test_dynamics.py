@@ -1,0 +1,238 @@
+"""Dynamic analysis against closed forms: Housner rocking, uplift, incline sliding, Newmark sliding
+blocks, energy balance, and a wall that stays at rest (issue 3, DESIGN sec. 7)."""
+import math
+
+import numpy as np
+import pytest
+
+from engine import Model, ModelError, analyze, generators
+
+G = 9.81
+
+
+def rotated_about_edge(doc, block_id, edge_x, angle_rad):
+    """Tilt a block about the horizontal y-axis edge at x = edge_x, z = 0 (positive leans toward -x)."""
+    block = next(b for b in doc["blocks"] if b["id"] == block_id)
+    c, s = math.cos(angle_rad), math.sin(angle_rad)
+    rotation = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+    pivot = np.array([edge_x, 0.0, 0.0])
+    block["vertices"] = ((np.asarray(block["vertices"]) - pivot) @ rotation.T + pivot).tolist()
+    return doc
+
+
+def block_track(result, block_id):
+    """Times, positions (n, 3) and orientations (n, 4) of one block from the frames."""
+    doc = result.to_dict()
+    index = [b["id"] for b in doc["blocks"]].index(block_id)
+    t = np.array([f["t"] for f in doc["frames"]])
+    position = np.array([f["positions"][index] for f in doc["frames"]])
+    orientation = np.array([f["orientations"][index] for f in doc["frames"]])
+    return t, position, orientation
+
+
+# --- free rocking (Housner 1963; seed 003 sec. 2.1) -----------------------------------------------
+def housner_eq3(theta0, r, p, impacts):
+    """Seed 003 eq. 3: normalized amplitudes theta_n / alpha and half periods T_n / 2."""
+    n = np.arange(impacts + 1)
+    energy = r ** n * (1.0 - (1.0 - theta0) ** 2)
+    return 1.0 - np.sqrt(1.0 - energy), 2.0 / p * np.arctanh(np.sqrt(energy))
+
+
+def test_free_rocking_follows_housner_over_five_impacts():
+    width, height, h = 0.25, 1.0, 2.5e-4
+    alpha = math.atan(width / height)
+    radius = math.hypot(width, height) / 2.0
+    p = math.sqrt(3.0 * G / (4.0 * radius))
+    r = (1.0 - 1.5 * math.sin(alpha) ** 2) ** 2           # seed 003 eq. 2 for a rectangular block
+    theta0 = 0.5                                           # normalized initial tilt theta_0 / alpha
+    doc = generators.generate("rocking_block", width=width, height=height, depth=0.25, friction=0.8)
+    rotated_about_edge(doc, "block", width / 2.0, theta0 * alpha)
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 2.6, "time_step": h,
+                                            "output_interval": h})
+    t, _, q = block_track(result, "block")
+    theta = (2.0 * np.arctan2(q[:, 2], q[:, 0]) + theta0 * alpha) / alpha   # tilt / alpha, + leans to +x
+    crossings = np.flatnonzero(np.sign(theta[1:]) != np.sign(theta[:-1])) + 1
+    assert len(crossings) >= 5
+    impacts = t[crossings[:5]]
+    amplitudes = np.array([np.abs(seg).max() for seg in np.split(theta, crossings[:5])])    # theta_0 .. theta_5
+    half_periods = np.diff(np.concatenate([[-impacts[0]], impacts]))                      # T_0/2 .. T_4/2
+    exact_theta, exact_half = housner_eq3(theta0, r, p, 5)
+    e_theta = np.sqrt(np.mean((amplitudes - exact_theta) ** 2)) / exact_theta[0]          # seed 003 eq. 7
+    e_t = np.sqrt(np.mean((half_periods - exact_half[:5]) ** 2)) / exact_half[0]
+    e_g = math.hypot(e_theta, e_t)                                                          # eq. 8
+    print(f"Housner free rocking: e_theta = {e_theta:.4f}, e_T = {e_t:.4f}, e_G = {e_g:.4f}")
+    np.testing.assert_allclose(amplitudes, exact_theta, rtol=0.05)
+    np.testing.assert_allclose(half_periods, exact_half[:5], rtol=0.05)
+    # per-impact energy ratio: (cos(alpha - theta_n+1) - cos alpha) / (cos(alpha - theta_n) - cos alpha)
+    level = np.cos(alpha * (1.0 - amplitudes)) - math.cos(alpha)
+    np.testing.assert_allclose(level[1:] / level[:-1], r, rtol=0.05)
+    assert e_g < 0.05
+
+
+# --- uplift under a horizontal ground acceleration ---------------------------------------------------
+@pytest.mark.parametrize("ratio", [0.95, 1.05])
+def test_uplift_only_when_ground_acceleration_exceeds_g_tan_alpha(ratio):
+    width, height = 0.25, 1.0
+    a = ratio * G * width / height
+    doc = generators.generate("rocking_block", width=width, height=height, depth=0.25, friction=0.8)
+    doc["support_motion"] = {"kind": "record", "dt": 0.01, "accelerations": [[a, 0.0, 0.0]] * 41}
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.4, "time_step": 1e-3})
+    events = result.to_dict()["events"]
+    t, _, q = block_track(result, "block")
+    tilt = 2.0 * np.abs(np.arctan2(q[:, 2], q[:, 0]))
+    if ratio < 1.0:
+        assert events["first_uplift"] is None and tilt.max() < 1e-5
+    else:
+        assert events["first_uplift"] is not None and tilt.max() > 1e-3
+
+
+# --- sliding on an incline -------------------------------------------------------------------------------
+def test_block_slides_down_an_incline_at_g_sin_minus_mu_cos():
+    theta, mu = 35.0, 0.6
+    doc = generators.generate("incline", angle_deg=theta, width=1.0, height=1.0, depth=1.0, friction=mu)
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 1.0, "time_step": 1e-3,
+                                            "output_interval": 0.01})
+    t, x, _ = block_track(result, "block")
+    slope = np.array([math.cos(math.radians(theta)), 0.0, -math.sin(math.radians(theta))])
+    s = (x - x[0]) @ slope
+    late = t > 0.2
+    a = 2.0 * np.polyfit(t[late], s[late], 2)[0]
+    exact = G * (math.sin(math.radians(theta)) - mu * math.cos(math.radians(theta)))
+    assert a == pytest.approx(exact, rel=0.02)
+    normal = (x - x[0]) @ np.array([math.sin(math.radians(theta)), 0.0, math.cos(math.radians(theta))])
+    assert np.abs(normal).max() < 1e-3        # no hopping off the slope
+
+
+def test_block_sticks_on_an_incline_below_the_friction_angle():
+    doc = generators.generate("incline", angle_deg=25.0, width=1.0, height=1.0, depth=1.0, friction=0.6)
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 1.0, "time_step": 1e-3})
+    t, x, _ = block_track(result, "block")
+    assert np.linalg.norm(x[-1] - x[0]) < 1e-5
+
+
+# --- Newmark sliding block ----------------------------------------------------------------------------------
+def sliding_block(record_dt, accelerations, mu, duration):
+    """Relative displacement ground - block along x at the end of a run of a block on moving ground."""
+    doc = generators.generate("rocking_block", width=1.0, height=0.5, depth=1.0, friction=mu)
+    doc["support_motion"] = {"kind": "record", "dt": record_dt, "accelerations": accelerations}
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": duration, "time_step": 1e-3,
+                                            "output_interval": 0.01})
+    _, block, _ = block_track(result, "block")
+    _, ground, _ = block_track(result, "ground")
+    return (ground[-1, 0] - ground[0, 0]) - (block[-1, 0] - block[0, 0])
+
+
+def test_rectangular_pulse_slides_the_block_by_newmarks_displacement():
+    a, t0, mu = 0.5 * G, 0.2, 0.3
+    exact = (a * t0) ** 2 / (2.0 * mu * G) * (1.0 - mu * G / a)      # Newmark 1965: 0.06540 m
+    dt = 1e-4                                                        # record sampling: a sharp pulse
+    record = [[a, 0.0, 0.0]] * (int(round(t0 / dt)) + 1) + [[0.0, 0.0, 0.0]] * 2
+    assert sliding_block(dt, record, mu, 0.8) == pytest.approx(exact, rel=0.01)
+
+
+def test_half_sine_pulse_slides_the_block_by_newmarks_displacement():
+    a, period, mu = 0.5 * G, 0.5, 0.2
+    dt = 1e-3
+    times = np.arange(0.0, period + dt / 2, dt)
+    record = [[float(a * np.sin(np.pi * t / period)), 0.0, 0.0] for t in times]
+    assert sliding_block(dt, record, mu, 1.4) == pytest.approx(0.28095, rel=0.01)
+
+
+def rigid_plastic_sliding(ground_velocity, ground_acceleration, mu, duration, dt=1e-5):
+    """Newmark's rigid-plastic sliding block on a flat moving base, integrated finely (1-D, exact law).
+
+    The block sticks while |a_g| <= mu g and slides otherwise, decelerated by mu g against the
+    relative velocity. Returns times and the relative displacement ground - block.
+    """
+    times = np.arange(0.0, duration + dt / 2, dt)
+    v_block, relative = 0.0, 0.0
+    out = np.empty_like(times)
+    for k, t in enumerate(times):
+        out[k] = relative
+        slip = ground_velocity(t) - v_block
+        if abs(slip) > 1e-9:
+            v_next = v_block + math.copysign(mu * G, slip) * dt
+            if (ground_velocity(t + dt) - v_next) * slip < 0.0:   # relative motion stops within the step
+                v_next = ground_velocity(t + dt)
+        elif abs(ground_acceleration(t)) <= mu * G:
+            v_next = ground_velocity(t + dt)
+        else:
+            v_next = v_block + math.copysign(mu * G, ground_acceleration(t)) * dt
+        relative += 0.5 * dt * ((ground_velocity(t) - v_block) + (ground_velocity(t + dt) - v_next))
+        v_block = v_next
+    return times, out
+
+
+def test_block_on_harmonic_base_slides_as_newmarks_rigid_plastic_block():
+    frequency, peak, mu, duration = 2.0, 0.4 * G, 0.2, 1.5
+    omega = 2.0 * math.pi * frequency
+    amplitude = peak / omega ** 2
+    doc = generators.generate("rocking_block", width=1.0, height=0.5, depth=1.0, friction=mu)
+    doc["support_motion"] = {"kind": "sine", "direction": [1, 0, 0], "frequency": frequency,
+                             "peak_acceleration": peak}
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": duration, "time_step": 1e-3,
+                                            "output_interval": 0.01})
+    t, block, _ = block_track(result, "block")
+    _, ground, _ = block_track(result, "ground")
+    relative = (ground[:, 0] - ground[0, 0]) - (block[:, 0] - block[0, 0])
+    ref_t, ref = rigid_plastic_sliding(lambda s: amplitude * omega * math.cos(omega * s),
+                                       lambda s: -amplitude * omega ** 2 * math.sin(omega * s), mu, duration)
+    expected = np.interp(t, ref_t, ref)
+    # slip per cycle: the range of the relative displacement over each of the last two cycles
+    for start in (duration - 2.0 / frequency, duration - 1.0 / frequency):
+        window = (t >= start) & (t <= start + 1.0 / frequency)
+        ours, newmark = np.ptp(relative[window]), np.ptp(expected[window])
+        assert ours == pytest.approx(newmark, rel=0.05)
+    assert np.abs(relative - expected).max() < 0.05 * np.ptp(expected)
+
+
+# --- energy -------------------------------------------------------------------------------------------------
+def test_total_energy_never_increases_without_support_motion():
+    doc = generators.generate("arch", thickness=0.9 * 0.10746, voussoirs=10, friction=0.8)
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.6, "time_step": 1e-3,
+                                            "output_interval": 1e-3})
+    energy = result.to_dict()["energy"]
+    total = np.array([e["total"] for e in energy])
+    kinetic = np.array([e["kinetic"] for e in energy])
+    assert kinetic.max() > 1.0                                   # the arch really collapses
+    assert np.diff(total).max() < 1e-6 * kinetic.max()
+
+
+# --- stable for large steps ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("h", [1e-2, 1e-3])
+def test_wall_at_rest_stays_at_rest(h):
+    duration = 10.0 if h >= 1e-2 else 2.0
+    model = Model.from_dict(generators.generate("wall", courses=4, blocks_per_course=4, block_length=0.4,
+                                                block_height=0.2, depth=0.2, friction=0.6))
+    result = analyze(model, {"type": "dynamic", "duration": duration, "time_step": h, "output_interval": 0.5})
+    doc = result.to_dict()
+    mech = model.mechanics
+    drift = max(np.linalg.norm(np.asarray(f["positions"]) - mech.position0, axis=1).max() for f in doc["frames"])
+    assert drift < 1e-4
+    total = np.array([e["total"] for e in doc["energy"]])
+    weight = mech.mass[~mech.is_support].sum() * G
+    assert np.diff(total).max() < 1e-6 * weight * 0.2     # no gain beyond lifting the wall by 0.2 um
+    assert not doc["events"]["collapsed"] and doc["events"]["first_sliding"] is None
+
+
+# --- requests ------------------------------------------------------------------------------------------------
+def test_dynamic_request_errors_name_the_field():
+    model = Model.from_dict(generators.generate("column", blocks=2))
+    with pytest.raises(ModelError, match="duration"):
+        analyze(model, {"type": "dynamic"})
+    with pytest.raises(ModelError) as info:
+        analyze(model, {"type": "dynamic", "duration": 1.0, "time_step": -1})
+    assert info.value.path == "analysis.time_step"
+    with pytest.raises(ModelError) as info:
+        analyze(model, {"type": "dynamic", "duration": 1.0, "speed": 2})
+    assert info.value.path == "analysis.speed"
+
+
+def test_progress_is_reported_and_a_run_can_be_cancelled():
+    model = Model.from_dict(generators.generate("column", blocks=2))
+    seen = []
+    result = analyze(model, {"type": "dynamic", "duration": 0.2, "time_step": 1e-3}, progress=seen.append,
+                     cancel=lambda: len(seen) >= 10)
+    doc = result.to_dict()
+    assert doc["cancelled"] is True and seen == sorted(seen) and 0 < seen[-1] < 1
+    assert doc["stopped_at"] == pytest.approx(doc["frames"][-1]["t"])
