@@ -16,6 +16,15 @@ def _parser():
     analyze = sub.add_parser("analyze", help="analyse a model document (JSON)")
     analyze.add_argument("model", help="model JSON file, or - for standard input")
     analyze.add_argument("--analysis", default="static", choices=["static", "load_factor", "dynamic"])
+    analyze.add_argument("--duration", type=float, help="dynamic: simulated time (s)")
+    analyze.add_argument("--time-step", type=float, help="dynamic: time step h (s), default 0.001")
+    analyze.add_argument("--output-interval", type=float, help="dynamic: time between frames (s)")
+    analyze.add_argument("--ground-record", help="dynamic: accelerogram text file, two columns (t, a) or four "
+                                                 "(t, ax, ay, az), m/s^2; replaces the model's support_motion")
+    analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
+    analyze.add_argument("--ground-scale", type=float, default=1.0,
+                         help="multiply the record by this (e.g. 9.81 for a record in g)")
+    analyze.add_argument("--quiet", action="store_true", help="no progress bar")
     analyze.add_argument("--out", help="write the result document here (default: standard output)")
     analyze.add_argument("--png", help="write a picture of blocks, contact forces and joint resultants")
     example = sub.add_parser("example", help="print a generated example model",
@@ -27,10 +36,16 @@ def _parser():
 def _summary(result):
     doc = result.to_dict()
     solver = doc["solver"]
-    lines = [f"analysis: {doc['analysis']}   stable: {'yes' if doc['stable'] else 'NO'} (decided by {doc.get('verdict_by')})",
+    verdict = f" (decided by {doc['verdict_by']})" if "verdict_by" in doc else ""
+    lines = [f"analysis: {doc['analysis']}   stable: {'yes' if doc['stable'] else 'NO'}{verdict}",
              f"solver: {solver['name']}, {solver['iterations']} iterations, residual {solver['residual']:.2e}, "
              f"converged: {solver['converged']}, {solver['seconds']:.3f} s",
              f"blocks: {len(doc['blocks'])}, contacts: {len(doc['contacts'])}, joints: {len(doc['interfaces'])}"]
+    if doc["analysis"] == "dynamic":
+        events = doc["events"]
+        lines.append(f"simulated {doc['frames'][-1]['t']:.3f} s in {doc['steps']} steps; first sliding: "
+                     f"{events['first_sliding']}, first uplift: {events['first_uplift']}, collapse: {events['collapse']}"
+                     + (f" ({events['collapse_reason']})" if events["collapse_reason"] else ""))
     if doc["interfaces"]:
         worst = max(doc["interfaces"], key=lambda j: j["normal_force"])
         lines.append(f"largest joint force: {worst['normal_force']:.1f} N between {worst['blocks'][0]} and "
@@ -46,11 +61,76 @@ def _read_model(path):
     return Model.from_json(path)
 
 
+def _analysis_request(args):
+    request = {"type": args.analysis}
+    for option, key in (("duration", "duration"), ("time_step", "time_step"), ("output_interval", "output_interval")):
+        value = getattr(args, option)
+        if value is not None:
+            if args.analysis != "dynamic":
+                raise ModelError(f"--{option.replace('_', '-')} applies to a dynamic analysis only")
+            request[key] = value
+    return request
+
+
+def read_record(path, direction, scale):
+    """A `record` support motion from a text accelerogram: columns t, a or t, ax, ay, az (m/s^2).
+
+    Samples must be evenly spaced in time; '#' starts a comment.
+    """
+    import numpy as np
+
+    try:
+        table = np.loadtxt(path, comments="#", ndmin=2)
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read ground record {path}: {exc}", path="--ground-record") from exc
+    if table.shape[1] not in (2, 4) or len(table) < 2:
+        raise ModelError(f"ground record {path} needs two or four columns and at least two rows "
+                         f"(found {table.shape[1]} columns, {len(table)} rows)", path="--ground-record")
+    if not np.all(np.isfinite(table)):
+        row = int(np.argwhere(~np.isfinite(table))[0][0])
+        raise ModelError(f"ground record {path}: row {row + 1} is not a finite number", path="--ground-record")
+    dt = np.diff(table[:, 0])
+    if dt.min() <= 0 or np.ptp(dt) > 1e-6 * dt.mean():
+        raise ModelError(f"ground record {path}: times must increase evenly", path="--ground-record")
+    if table.shape[1] == 2:
+        try:
+            axis = np.array([float(v) for v in direction.split(",")])
+        except ValueError:
+            raise ModelError(f"--ground-direction {direction!r} is not three numbers x,y,z") from None
+        if axis.shape != (3,) or not np.linalg.norm(axis) > 0:
+            raise ModelError(f"--ground-direction {direction!r} is not a nonzero x,y,z vector")
+        accelerations = np.outer(table[:, 1], axis / np.linalg.norm(axis))
+    else:
+        accelerations = table[:, 1:]
+    return {"kind": "record", "dt": float(dt.mean()), "accelerations": (scale * accelerations).tolist()}
+
+
 def _run_analyze(args):
     from engine.analysis import analyze
+    from engine.model import Model
 
     model = _read_model(args.model)
-    result = analyze(model, {"type": args.analysis})
+    request = _analysis_request(args)
+    if args.ground_record:
+        if args.analysis != "dynamic":
+            raise ModelError("--ground-record applies to a dynamic analysis only")
+        doc = model.to_dict()
+        doc["support_motion"] = read_record(args.ground_record, args.ground_direction, args.ground_scale)
+        model = Model.from_dict(doc)
+    progress = None
+    bar = None
+    if args.analysis == "dynamic" and not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=100, unit="%", desc="simulating", file=sys.stderr, leave=False)
+
+        def progress(fraction):
+            bar.update(round(100 * fraction) - bar.n)
+    try:
+        result = analyze(model, request, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
     text = json.dumps(result.to_dict())
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:

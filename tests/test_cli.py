@@ -57,3 +57,27 @@ def test_missing_file_and_unknown_example_exit_2(tmp_path):
     assert done.returncode == 2 and "arch" in done.stderr
     done = run("example", "arch", "--voussoirs", "1")
     assert done.returncode == 2 and "voussoirs" in done.stderr
+
+
+def test_dynamic_analysis_with_a_two_column_ground_record(tmp_path):
+    model = tmp_path / "block.json"
+    model.write_text(run("example", "rocking_block").stdout)
+    record = tmp_path / "record.txt"
+    record.write_text("# t (s)  a (g)\n" + "".join(f"{0.01 * k:.2f} 0.5\n" for k in range(31)))
+    out = tmp_path / "result.json"
+    done = run("analyze", str(model), "--analysis", "dynamic", "--duration", "0.3", "--time-step", "0.002",
+               "--ground-record", str(record), "--ground-scale", "9.81", "--out", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["analysis"] == "dynamic" and result["frames"][0]["t"] == 0.0
+    # a = 0.5 g > g tan(alpha) = 0.25 g: the block rocks
+    assert result["events"]["first_uplift"] is not None
+
+
+def test_bad_ground_record_exits_2(tmp_path):
+    model = tmp_path / "block.json"
+    model.write_text(run("example", "rocking_block").stdout)
+    record = tmp_path / "record.txt"
+    record.write_text("0 1 2\n0.1 1 2\n")
+    done = run("analyze", str(model), "--analysis", "dynamic", "--duration", "0.1", "--ground-record", str(record))
+    assert done.returncode == 2 and "two or four columns" in done.stderr
