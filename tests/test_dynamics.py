@@ -236,3 +236,38 @@ def test_progress_is_reported_and_a_run_can_be_cancelled():
     doc = result.to_dict()
     assert doc["cancelled"] is True and seen == sorted(seen) and 0 < seen[-1] < 1
     assert doc["stopped_at"] == pytest.approx(doc["frames"][-1]["t"])
+
+
+# --- settlement of part of the foundation -----------------------------------------------------------
+def test_settlement_of_part_of_the_foundation_tilts_the_block_above():
+    from tests.blocks import box_block, document
+
+    doc = document([box_block("left", (-1.0, -0.5, -0.5), (0.0, 0.5, 0.0), support=True),
+                    box_block("right", (0.0, -0.5, -0.5), (1.0, 0.5, 0.0), support=True),
+                    box_block("beam", (-0.6, -0.2, 0.0), (1.0, 0.2, 0.3))], friction=0.8)
+    # the right slab goes down 10 mm: accelerate down for 0.1 s, decelerate for 0.1 s (samples
+    # are joined linearly, so each pulse starts and ends at zero and the two are symmetric)
+    a, dt = 1.0, 1e-3
+    pulse = [[0, 0, 0]] + [[0, 0, -a]] * 100 + [[0, 0, 0]] + [[0, 0, a]] * 100 + [[0, 0, 0]]
+    doc["support_motion"] = {"kind": "record", "dt": dt, "blocks": ["right"], "accelerations": pulse}
+    model = Model.from_dict(doc)
+    result = analyze(model, {"type": "dynamic", "duration": 0.8, "time_step": 1e-3, "output_interval": 0.01})
+    _, left, _ = block_track(result, "left")
+    _, right, _ = block_track(result, "right")
+    _, beam, q = block_track(result, "beam")
+    drop = right[0, 2] - right[-1, 2]
+    assert drop == pytest.approx(a * 0.1 ** 2, rel=0.05)          # the settled slab went down 10 mm
+    assert np.abs(left - left[0]).max() == 0.0                    # the other slab stayed put
+    # the beam (centre of mass over the right slab) pivots on the left slab's edge at x = 0 until
+    # its right end, 1 m away, rests on the settled slab: a rotation about y of drop / 1 m
+    tilt = 2.0 * np.arctan2(q[-1, 2], q[-1, 0])
+    assert tilt == pytest.approx(math.atan(drop / 1.0), rel=0.05)
+    assert beam[-1, 2] < beam[0, 2]
+
+
+def test_kinematic_stop_ends_a_settle_run_early():
+    model = Model.from_dict(generators.generate("column", blocks=3))
+    result = analyze(model, {"type": "dynamic", "duration": 2.0, "time_step": 1e-3, "kinematic_stop": 1e-4})
+    doc = result.to_dict()
+    assert doc["stopped_at"] is not None and doc["stopped_at"] < 0.1
+    assert doc["frames"][-1]["t"] == pytest.approx(doc["stopped_at"])
