@@ -156,6 +156,11 @@ class Model:
         return merged
 
     @property
+    def support_motion(self):
+        """The `support_motion` entry of the document, or None (read-only view)."""
+        return self._doc.get("support_motion")
+
+    @property
     def joints(self):
         """Joint laws by name (read-only view)."""
         return self._doc.get("joints", {})
@@ -236,6 +241,17 @@ class Model:
                     raise ModelError(f"unknown block id '{bid}'", path=f"joint_assignments[{index}].blocks[{k}]")
             if assignment["joint"] not in joints:
                 raise ModelError(f"unknown joint '{assignment['joint']}'", path=f"joint_assignments[{index}].joint")
+        motion = doc.get("support_motion", {})
+        if motion.get("kind") == "sine" and ("amplitude" in motion) == ("peak_acceleration" in motion):
+            raise ModelError("give exactly one of amplitude and peak_acceleration", path="support_motion")
+        if motion.get("kind") == "sine" and not any(motion["direction"]):
+            raise ModelError("direction must not be zero", path="support_motion.direction")
+        for k, bid in enumerate(motion.get("blocks", [])):
+            if bid not in ids:
+                raise ModelError(f"unknown block id '{bid}'", path=f"support_motion.blocks[{k}]")
+            if not doc["blocks"][ids[bid]].get("support", False):
+                raise ModelError(f"block '{bid}' is not a support; only supports can be moved",
+                                 path=f"support_motion.blocks[{k}]", block=bid)
         for index, load in enumerate(doc.get("loads", [])):
             targets = [load["block"]] if load["kind"] == "point" else load["blocks"]
             if targets == "all":

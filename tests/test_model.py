@@ -149,3 +149,11 @@ def test_overlapping_blocks_are_refused_naming_the_pair_and_depth():
     assert "'a'" in message and "'b'" in message and "0.02" in message
     doc["blocks"][1] = box_block("b", (0, 0, 0.999), (1, 1, 1.999))   # 1 mm: within the 5 mm envelope
     assert analyze(Model.from_dict(doc)).stable
+
+
+def test_support_motion_may_only_move_existing_supports():
+    motion = {"kind": "sine", "direction": [1, 0, 0], "frequency": 1.0, "amplitude": 0.01}
+    assert _bad(lambda d: d.__setitem__("support_motion", {**motion, "blocks": ["zz"]})).path == \
+        "support_motion.blocks[0]"
+    error = _bad(lambda d: d.__setitem__("support_motion", {**motion, "blocks": ["a"]}))
+    assert "not a support" in str(error)

@@ -102,7 +102,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
     h = request.time_step
     n_steps = int(np.ceil(request.duration / h - 1e-9))
     every = max(1, int(round(request.output_interval / h)))
-    motion = support_motion_from_document(model.to_dict().get("support_motion"), mech.block_ids, mech.is_support)
+    motion = support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support)
     wrench = mech.dead_wrench + mech.live_wrench
     state = State.initial(mech)
     moving = motion.moving if motion else np.zeros(mech.n_blocks, bool)
