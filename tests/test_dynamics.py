@@ -192,6 +192,9 @@ def test_total_energy_never_increases_without_support_motion():
     result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.6, "time_step": 1e-3,
                                             "output_interval": 1e-3})
     energy = result.to_dict()["energy"]
+    events = result.to_dict()["events"]
+    assert events["collapsed"] and 0.0 < events["collapse"] <= 0.6 and not result.stable
+    assert events["first_uplift"] is not None and events["first_uplift"] < events["collapse"]
     total = np.array([e["total"] for e in energy])
     kinetic = np.array([e["kinetic"] for e in energy])
     assert kinetic.max() > 1.0                                   # the arch really collapses
