@@ -268,10 +268,11 @@ def described_parameters(function, descriptions):
                  for name, argument in signature.items())
 
 
-from engine.generators import arch, block, column, incline, stack, wall  # noqa: E402  (they use the above)
+from engine.generators import arch, block, column, incline, spandrel, stack, wall  # noqa: E402  (they use the above)
 
 GENERATORS = {generator.name: generator for generator in (
-    arch.GENERATOR, wall.GENERATOR, column.GENERATOR, incline.GENERATOR, stack.GENERATOR, block.GENERATOR)}
+    arch.GENERATOR, wall.GENERATOR, column.GENERATOR, incline.GENERATOR, stack.GENERATOR, block.GENERATOR,
+    spandrel.GENERATOR)}
 
 
 def generate(name, **params):
