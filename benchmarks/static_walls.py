@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from engine import Model, generators
-from engine.analysis.static import STATIC_STEP, point_speed
+from engine.analysis.static import STATIC_STEP, STATIC_TOLERANCE, point_speed
 from engine.contact.assemble import assemble_problem
 from engine.contact.laws import contact_parameters
 from engine.pipeline import detect
@@ -50,7 +50,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", default=["10x10", "30x34", "50x100"])
     parser.add_argument("--solver", default="apgd")
-    parser.add_argument("--tolerance", type=float, default=1e-6)
+    parser.add_argument("--tolerance", type=float, default=STATIC_TOLERANCE,
+                        help="relative CCP residual (default: the static analysis default)")
     parser.add_argument("--max-iterations", type=int, default=5000)
     args = parser.parse_args()
 

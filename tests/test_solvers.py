@@ -2,15 +2,18 @@
 assembly, closed-form physics (box at rest, stacked column, block sliding on a slope), agreement of
 every solver with the conic reference, the CCP conditions, and uniqueness under regularization.
 """
+import numba
 import numpy as np
 import pytest
 from scipy.optimize import minimize
 
 import problems
 from engine.solvers import SOLVERS, Problem, solve
+from engine.solvers import problem as problem_module
 from engine.solvers.cone import cone_projection_jacobian, project_cone_point, project_cones
 from engine.solvers.reference import MAX_CONTACTS, delassus_matrix
 from engine.solvers.result import finish
+from engine.solvers.threads import MAX_TRIAL_INTERVAL, ThreadGovernor
 from engine.tolerance import TOL
 
 ITERATIVE = ["apgd", "spg", "pgs", "jacobi"]
@@ -206,6 +209,87 @@ def test_problem_rejects_a_contact_of_a_body_with_itself():
                 problem.inverse_inertia, problem.compliance, problem.friction, problem.rhs)
 
 
+def split_into_runs(monkeypatch, problem, contacts_per_run=8):
+    """A copy of ``problem`` whose operators run as parallel kernels on runs of a few contacts."""
+    assert not problem.parallel  # its partition is now cached, with the real PART_CONTACTS
+    monkeypatch.setattr(problem_module, "PART_CONTACTS", contacts_per_run)
+    fields = {name: getattr(problem, name) for name in ("body_a", "body_b", "jacobian_a", "jacobian_b", "inverse_mass",
+                                                        "inverse_inertia", "compliance", "friction", "rhs")}
+    split = Problem(**fields)
+    assert split.parallel
+    return split
+
+
+def test_parallel_operators_match_the_serial_ones(monkeypatch):
+    problem = problems.random_problem(4, n_bodies=12, n_supports=2, n_contacts=40)
+    split = split_into_runs(monkeypatch, problem)
+    assert split.partition[0].shape[0] - 1 == problem_module.MAX_PARTS
+    rng = np.random.default_rng(8)
+    gamma = rng.normal(size=(problem.n_contacts, 3))
+    assert split.apply(gamma) == pytest.approx(problem.apply(gamma), rel=1e-12, abs=1e-12)
+    assert split.velocity(gamma) == pytest.approx(problem.velocity(gamma), rel=1e-12, abs=1e-12)
+    assert np.array_equal(split.project(gamma), problem.project(gamma))
+    gradient = problem.gradient(gamma)
+    assert split.residual(gamma, gradient) == problem.residual(gamma, gradient)
+    gamma[7, 1] = np.nan
+    assert np.isnan(split.residual(gamma, gradient)) and np.isnan(problem.residual(gamma, gradient))
+
+
+@pytest.mark.parametrize("name", ["apgd", "spg", "jacobi"])
+def test_parallel_solvers_ignore_the_thread_count(monkeypatch, name):
+    # the runs, not the threads, fix the rounding: one thread and all threads give the same bits
+    problem = split_into_runs(monkeypatch, problems.random_problem(2, n_bodies=40, n_supports=4, n_contacts=50))
+    threads = numba.get_num_threads()
+    many = solve(problem, name, tolerance=SOLVE_TOLERANCE, max_iterations=MAX_ITERATIONS)
+    numba.set_num_threads(1)
+    try:
+        one = solve(problem, name, tolerance=SOLVE_TOLERANCE, max_iterations=MAX_ITERATIONS)
+    finally:
+        numba.set_num_threads(threads)
+    assert many.converged and np.array_equal(many.gamma, one.gamma)
+
+
+@pytest.mark.skipif(numba.get_num_threads() < 2, reason="needs several numba threads")
+def test_thread_governor_tries_both_thread_counts_and_restores_the_setting():
+    governor = ThreadGovernor()
+    threads = numba.get_num_threads()
+    seen = [governor.run("count", numba.get_num_threads) for _ in range(MAX_TRIAL_INTERVAL + 3)]
+    assert seen[:3] == [1, 1, threads]  # one thread first (the safe choice), then all
+    assert set(seen[3:]) == {1, threads}  # the faster one, and a trial of the other
+    assert numba.get_num_threads() == threads
+
+
+def test_row_sums_bound_the_delassus_rows():
+    problem = problems.random_problem(3, n_bodies=8, n_supports=2, n_contacts=30)
+    dense = delassus_matrix(problem).toarray()
+    bound = problem.row_sums().ravel()
+    assert np.all(np.abs(dense).sum(axis=1) <= bound * (1.0 + 1e-12))
+    # Gershgorin: the preconditioner of APGD, 1 / (largest bound of each contact), keeps P N below 1
+    precondition = np.repeat(1.0 / problem.row_sums().max(axis=1), 3)
+    root = np.sqrt(precondition)
+    assert np.linalg.eigvalsh(root[:, None] * dense * root[None, :]).max() <= 1.0 + 1e-12
+
+
+def test_apgd_confirms_its_stop_from_scratch(monkeypatch):
+    # APGD carries body velocities along with its iterates; spoil the first one so that the carried
+    # velocities stay wrong: the stop it then believes in must be caught and the solve finished properly
+    problem = problems.stack().problem
+    calls = []
+    exact_velocity = Problem.velocity
+
+    def spoiled_velocity(self, gamma):
+        velocity = exact_velocity(self, gamma)
+        if not calls:
+            velocity[1:] += 1e-3 * problems.GRAVITY
+        calls.append(1)
+        return velocity
+
+    monkeypatch.setattr(Problem, "velocity", spoiled_velocity)
+    result = solved(problem, "apgd")
+    assert len(calls) > 1, "the carried velocities were never recomputed"
+    assert problem.residual(result.gamma) <= SOLVE_TOLERANCE
+
+
 # ---------------------------------------------------------------- closed-form physics
 
 def chain_joint_impulses(n_boxes, mass, compliance, step=1.0):
@@ -351,8 +435,10 @@ def test_solver_reports(name):
     if name != "reference":
         assert len(result.history) == result.iterations
         assert min(result.history) == pytest.approx(result.residual, rel=1e-6)
-    # deterministic: the same problem gives the same impulses bit for bit
-    assert np.array_equal(solve(problem, name, tolerance=1e-6, max_iterations=MAX_ITERATIONS).gamma, result.gamma)
+    # deterministic: the same problem and options give the same impulses bit for bit (with the same options:
+    # a history makes APGD evaluate its residual at every iterate instead of every RESIDUAL_INTERVAL-th)
+    again = solve(problem, name, tolerance=1e-6, max_iterations=MAX_ITERATIONS, record_history=True)
+    assert np.array_equal(again.gamma, result.gamma)
 
 
 @pytest.mark.parametrize("name", ITERATIVE)
