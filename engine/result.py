@@ -49,13 +49,6 @@ class Result:
         doc.update(self.extra)
         return doc
 
-    def interface(self, first, second):
-        """The interface dict between two block ids (either order), or None."""
-        for item in self.interfaces:
-            if set(item["blocks"]) == {first, second}:
-                return item
-        return None
-
 
 def _rounded(array):
     return np.asarray(array, float).tolist()

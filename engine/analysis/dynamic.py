@@ -69,10 +69,6 @@ class DynamicRequest:
         return cls(**values)
 
 
-class Cancelled(Exception):
-    """Raised inside a run when its cancel check says stop; the run returns what it has."""
-
-
 def _frame(state, t):
     return {"t": t, "positions": state.position.tolist(), "orientations": state.orientation.tolist()}
 

@@ -19,12 +19,6 @@ def pair_polygon_area(contacts):
     return area
 
 
-def pair_index(contacts):
-    """(n_contacts,) index of the pair each contact belongs to."""
-    counts = np.diff(contacts.pair_start)
-    return np.repeat(np.arange(len(counts)), counts)
-
-
 def contact_parameters(model, contacts):
     """Friction (n_c,) and compliance (n_c, 3) in m/N for every contact."""
     n = len(contacts.gap)
