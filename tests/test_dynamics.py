@@ -274,3 +274,17 @@ def test_kinematic_stop_ends_a_settle_run_early():
     doc = result.to_dict()
     assert doc["stopped_at"] is not None and doc["stopped_at"] < 0.1
     assert doc["frames"][-1]["t"] == pytest.approx(doc["stopped_at"])
+
+
+# --- Newton restitution ---------------------------------------------------------------------------------
+def test_newton_restitution_returns_e_times_the_impact_speed():
+    from tests.blocks import box_block, document, ground
+
+    drop, e = 0.05, 0.5
+    model = Model.from_dict(document([ground(), box_block("box", (-0.2, -0.2, drop), (0.2, 0.2, drop + 0.2))]))
+    result = analyze(model, {"type": "dynamic", "duration": 0.2, "time_step": 1e-3, "output_interval": 1e-3,
+                             "restitution": e})
+    velocity = np.array(result.to_dict()["histories"]["blocks"]["box"]["velocity"])[:, 2]
+    impact = math.sqrt(2.0 * G * drop)
+    assert -velocity.min() == pytest.approx(impact, rel=0.02)
+    assert velocity.max() == pytest.approx(e * impact, rel=0.03)

@@ -55,8 +55,8 @@ def impact_bias(gap, approach, h, restitution):
     """Normal stabilization b_n per contact (seed 000 eq. 27).
 
     b = Phi/h lets an open contact close within the step and pushes a penetrating one out
-    (clamped to MAX_RECOVERY_SPEED). With restitution e an approaching contact must
-    separate at e |u_n-| (Newton's law, b = e u_n-).
+    (clamped to MAX_RECOVERY_SPEED). With restitution e a contact that closes within the
+    step must separate at e |u_n-| (Newton's law, b = e u_n-).
 
     Parameters
     ----------
@@ -71,7 +71,10 @@ def impact_bias(gap, approach, h, restitution):
     """
     bias = np.maximum(gap / h, -MAX_RECOVERY_SPEED)
     if restitution > 0.0:
-        bias = np.minimum(bias, restitution * np.minimum(approach, 0.0))
+        # only contacts that close within this step bounce (gap + h u_n- <= 0); a contact still
+        # open at the end of the step is not yet an impact
+        closing = gap + h * approach <= 0.0
+        bias = np.where(closing, np.minimum(bias, restitution * np.minimum(approach, 0.0)), bias)
     return bias
 
 
