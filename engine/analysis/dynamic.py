@@ -105,16 +105,25 @@ def run_dynamic(model, request, progress=None, cancel=None):
     collapse = request.collapse_displacement or default_collapse_displacement(mech)
     watch = EventWatch.start(detect(model, state), mech.n_blocks, collapse)
     energy = EnergyAccount(kinetic0=0.0)
-    frames = [_frame(state, 0.0)]
-    histories = {"t": [0.0], "position": [state.position.copy()], "velocity": [np.zeros((mech.n_blocks, 6))]}
-    energies = [energy.record(0.0)]
+    frames, energies = [], []
+    histories = {"t": [], "position": [], "velocity": []}
+
+    def record(t, velocity):
+        frames.append(_frame(state, t))
+        histories["t"].append(t)
+        histories["position"].append(state.position.copy())
+        histories["velocity"].append(velocity.copy())
+        energies.append(energy.record(t))
+
+    record(0.0, np.zeros((mech.n_blocks, 6)))
+    tolerance = settings.get("tolerance", DYNAMIC_TOLERANCE)
     outcome, cancelled, stopped_at = None, False, None
     report_every = max(1, n_steps // 100)
     for k in range(1, n_steps + 1):
         t = k * h
         support_velocity = motion.velocity(t, mech.n_blocks) if motion else None
         step_settings = StepSettings(time_step=h, wrench=wrench, solver=settings["solver"],
-                                     tolerance=settings.get("tolerance", DYNAMIC_TOLERANCE), max_iterations=settings["max_iterations"],
+                                     tolerance=tolerance, max_iterations=settings["max_iterations"],
                                      support_velocity=support_velocity, restitution=request.restitution)
         outcome = step(model, state, step_settings)
         if motion:
@@ -128,11 +137,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
         watch.observe(t, outcome.contacts, outcome.impulse, outcome.friction, tangential_speed,
                       state.position - mech.position0 - ground, mech.is_support, mech.block_ids)
         if k % every == 0 or k == n_steps:
-            frames.append(_frame(state, t))
-            histories["t"].append(t)
-            histories["position"].append(state.position.copy())
-            histories["velocity"].append(outcome.velocity.copy())
-            energies.append(energy.record(t))
+            record(t, outcome.velocity)
         if progress is not None and (k % report_every == 0 or k == n_steps):
             progress(k / n_steps)
         if cancel is not None and cancel():
@@ -142,11 +147,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
             stopped_at = t
             break
     if stopped_at is not None and histories["t"][-1] != stopped_at:
-        frames.append(_frame(state, stopped_at))
-        histories["t"].append(stopped_at)
-        histories["position"].append(state.position.copy())
-        histories["velocity"].append(outcome.velocity.copy())
-        energies.append(energy.record(stopped_at))
+        record(stopped_at, outcome.velocity)
     return {"state": state, "outcome": outcome, "frames": frames, "histories": histories, "energy": energies,
             "events": watch.to_dict(), "cancelled": cancelled, "stopped_at": stopped_at, "steps": k}
 
