@@ -10,19 +10,19 @@ from engine.tolerance import TOL
 FORMAT = "extrados.result/1"
 
 
-def contact_states(impulse, friction, stable):
+def contact_states(impulse, friction, sliding):
     """'open', 'stick' or 'slip' for each contact.
 
     open: normal impulse below TOL.open_contact_relative of the largest;
     slip: the force lies on the Coulomb cone (|t| >= (1 - TOL.slip_relative) mu n) and the
-    structure moves; stick otherwise.
+    contact slides (`sliding`, (n_c,) bool); stick otherwise.
     """
     normal = impulse[:, 0]
     tangential = np.linalg.norm(impulse[:, 1:], axis=1)
     largest = np.abs(normal).max(initial=0.0)
     is_open = normal <= TOL.open_contact_relative * largest
     on_cone = tangential >= (1.0 - TOL.slip_relative) * friction * normal
-    return np.where(is_open, "open", np.where(on_cone & (not stable), "slip", "stick"))
+    return np.where(is_open, "open", np.where(on_cone & sliding, "slip", "stick"))
 
 
 @dataclass
@@ -96,7 +96,8 @@ def static_result(model, solution, analysis="static", load_factor=None, extra=No
     stress = block_stress(mech, mech.position0, contacts, solution.force)
     orientation = np.tile([1.0, 0.0, 0.0, 0.0], (mech.n_blocks, 1))
     blocks = _block_documents(mech, mech.position0, orientation, solution.velocity, stress)
-    states = contact_states(outcome.impulse, outcome.friction, solution.stable)
+    # a static solution that stands has no sliding contact; one that does not stand is a mechanism
+    states = contact_states(outcome.impulse, outcome.friction, np.full(len(contacts.gap), not solution.stable))
     more = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed)}
     more.update(extra or {})
     return Result(analysis, bool(solution.stable), _solver_document(outcome.solver), blocks,
@@ -112,9 +113,8 @@ def dynamic_result(model, run, request):
     state, outcome = run["state"], run["outcome"]
     force = np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / request.time_step
     contacts = outcome.contacts
-    moving = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
-    states = np.where(contact_states(outcome.impulse, outcome.friction, False) == "slip",
-                      np.where(moving, "slip", "stick"), contact_states(outcome.impulse, outcome.friction, True))
+    sliding = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
+    states = contact_states(outcome.impulse, outcome.friction, sliding)
     stress = block_stress(mech, state.position, contacts, force)
     histories = {"t": run["histories"]["t"], "blocks": {
         ids[i]: {"position": [p[i].tolist() for p in run["histories"]["position"]],

@@ -101,6 +101,7 @@ def test_block_slides_down_an_incline_at_g_sin_minus_mu_cos():
     assert a == pytest.approx(exact, rel=0.02)
     normal = (x - x[0]) @ np.array([math.sin(math.radians(theta)), 0.0, math.cos(math.radians(theta))])
     assert np.abs(normal).max() < 1e-3        # no hopping off the slope
+    assert {c["state"] for c in result.to_dict()["contacts"]} == {"slip"}
 
 
 def test_block_sticks_on_an_incline_below_the_friction_angle():
@@ -108,6 +109,7 @@ def test_block_sticks_on_an_incline_below_the_friction_angle():
     result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 1.0, "time_step": 1e-3})
     t, x, _ = block_track(result, "block")
     assert np.linalg.norm(x[-1] - x[0]) < 1e-5
+    assert {c["state"] for c in result.to_dict()["contacts"]} == {"stick"}
 
 
 # --- Newmark sliding block ----------------------------------------------------------------------------------
