@@ -380,3 +380,17 @@ def test_nearly_coincident_faces_keep_four_corners_and_their_ids():
                              [IDENTITY, jitter])
         assert after.feature_id.tolist() == before.feature_id.tolist()
         np.testing.assert_allclose(after.point, before.point, atol=1e-5)
+
+
+def test_pair_polygon_area_gives_each_joint_area_of_a_wall():
+    from engine import Model, generators
+    from engine.contact.laws import pair_polygon_area
+    from engine.pipeline import detect
+    from engine.state import State
+
+    model = Model.from_dict(generators.generate("wall", courses=3, blocks_per_course=3, block_length=0.4,
+                                                block_height=0.175, depth=0.2))
+    contacts = detect(model, State.initial(model.mechanics))
+    areas = np.sort(pair_polygon_area(contacts))
+    # head joints 0.175 x 0.2, bed joints between half-overlapping bricks 0.2 x 0.2, whole bricks on the ground 0.4 x 0.2
+    assert set(np.round(areas, 12)) == {0.035, 0.04, 0.08}

@@ -9,14 +9,19 @@ import numpy as np
 
 
 def pair_polygon_area(contacts):
-    """(n_pairs,) area (m^2) of each pair's contact polygon (points in polygon order)."""
+    """(n_pairs,) area (m^2) of each pair's contact polygon (points in polygon order).
+
+    Shoelace formula in 3-D: A = |sum_k p_k x p_k+1| / 2, the next corner wrapping within
+    each pair; pairs of one or two points have zero area.
+    """
     starts = contacts.pair_start
-    area = np.zeros(len(starts) - 1)
-    for k in range(len(area)):
-        pts = contacts.point[starts[k]:starts[k + 1]]
-        if len(pts) >= 3:
-            area[k] = 0.5 * np.linalg.norm(np.cross(pts, np.roll(pts, -1, axis=0)).sum(axis=0))
-    return area
+    counts = np.diff(starts)
+    if len(counts) == 0:
+        return np.zeros(0)
+    following = np.arange(len(contacts.gap)) + 1
+    following[starts[1:] - 1] = starts[:-1]
+    twice = np.add.reduceat(np.cross(contacts.point, contacts.point[following]), starts[:-1], axis=0)
+    return np.where(counts >= 3, 0.5 * np.linalg.norm(twice, axis=1), 0.0)
 
 
 def contact_parameters(model, contacts):
