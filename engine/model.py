@@ -262,35 +262,44 @@ class Model:
                     raise ModelError(f"unknown block id '{bid}'", path=f"loads[{index}].{field}")
 
     # --- joint laws -------------------------------------------------------
-    def joint_between(self, id_a, id_b):
-        """The joint law dict that applies between two blocks."""
-        key = frozenset((id_a, id_b))
-        for assignment in self._doc.get("joint_assignments", []):
-            if frozenset(assignment["blocks"]) == key:
-                return self._doc["joints"][assignment["joint"]]
+    def default_joint(self):
+        """The joint law dict of pairs without an assignment."""
         name = self._doc.get("default_joint")
-        if name is None:
-            joints = self._doc.get("joints", {})
-            return next(iter(joints.values())) if len(joints) == 1 else DEFAULT_JOINT
-        return self._doc["joints"][name]
+        if name is not None:
+            return self._doc["joints"][name]
+        joints = self._doc.get("joints", {})
+        return next(iter(joints.values())) if len(joints) == 1 else DEFAULT_JOINT
 
     @cached_property
-    def pair_friction(self):
-        """Friction for assigned pairs, {(index_a, index_b): mu} both orders, and the default."""
-        index = {bid: i for i, bid in enumerate(self.block_ids)}
-        table = {}
-        for assignment in self._doc.get("joint_assignments", []):
-            a, b = (index[x] for x in assignment["blocks"])
-            mu = self._doc["joints"][assignment["joint"]]["friction"]
-            table[(a, b)] = table[(b, a)] = mu
-        return table
+    def joint_table(self):
+        """Joint laws as arrays for vectorized lookup (see engine.contact.laws).
 
-    @property
-    def default_friction(self):
-        name = self._doc.get("default_joint")
-        if name is None:
-            return self.joint_between("", "")["friction"]
-        return self._doc["joints"][name]["friction"]
+        Returns
+        -------
+        dict with
+            pair_keys : (n_assigned,) int64, sorted keys min(a, b) * n_blocks + max(a, b)
+            pair_law : (n_assigned,) int64, index of the law of each assigned pair
+            friction, normal_stiffness, shear_stiffness : (n_laws,) float64 (nan: no stiffness)
+        Law 0 is the default joint.
+        """
+        laws = [self.default_joint()]
+        names = {}
+        index = {bid: i for i, bid in enumerate(self.block_ids)}
+        n = len(index)
+        keys, law_of_pair = [], []
+        for assignment in self._doc.get("joint_assignments", []):
+            name = assignment["joint"]
+            if name not in names:
+                names[name] = len(laws)
+                laws.append(self._doc["joints"][name])
+            a, b = sorted(index[x] for x in assignment["blocks"])
+            keys.append(a * n + b)
+            law_of_pair.append(names[name])
+        order = np.argsort(keys, kind="stable")
+        return {"pair_keys": np.asarray(keys, np.int64)[order], "pair_law": np.asarray(law_of_pair, np.int64)[order],
+                "friction": np.array([law["friction"] for law in laws], float),
+                "normal_stiffness": np.array([law.get("normal_stiffness", np.nan) for law in laws], float),
+                "shear_stiffness": np.array([law.get("shear_stiffness", np.nan) for law in laws], float)}
 
     # --- mechanics --------------------------------------------------------
     @cached_property

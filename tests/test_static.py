@@ -181,3 +181,28 @@ def test_eccentric_point_load_moves_every_centre_of_pressure_by_moment_balance()
         total = above * block_weight + load
         assert joint["normal_force"] == pytest.approx(total, rel=1e-6)
         assert joint["centre"][0] == pytest.approx(load * offset / total, abs=1e-5 * width)  # solver tolerance
+
+
+# --- joint assignments ------------------------------------------------------------------------
+def test_assigned_joint_law_overrides_the_default_friction():
+    doc = generators.generate("incline", angle_deg=35.0, width=0.5, height=0.5, friction=0.6)
+    assert not analyze(Model.from_dict(doc), "static").stable          # tan 35 = 0.70 > 0.6
+    doc["joints"]["rough"] = {"law": "coulomb", "friction": 0.8}
+    doc["joint_assignments"] = [{"blocks": ["slope", "block"], "joint": "rough"}]
+    assert analyze(Model.from_dict(doc), "static").stable
+
+
+def test_joint_stiffness_sets_the_compliance_per_contact_from_the_joint_area():
+    from engine.contact.laws import contact_parameters
+    from engine.pipeline import detect
+    from engine.state import State
+
+    doc = generators.generate("column", blocks=2, width=0.3, depth=0.3, block_height=0.3)
+    doc["joints"]["dry"].update(normal_stiffness=1e9, shear_stiffness=4e8)
+    model = Model.from_dict(doc)
+    contacts = detect(model, State.initial(model.mechanics))
+    friction, compliance = contact_parameters(model, contacts)
+    tributary = 0.3 * 0.3 / 4                                             # 4 corners per joint
+    np.testing.assert_allclose(compliance[:, 0], 1.0 / (1e9 * tributary))
+    np.testing.assert_allclose(compliance[:, 1:], 1.0 / (4e8 * tributary))
+    np.testing.assert_allclose(friction, 0.8)

@@ -24,28 +24,32 @@ def pair_polygon_area(contacts):
     return np.where(counts >= 3, 0.5 * np.linalg.norm(twice, axis=1), 0.0)
 
 
+def pair_laws(model, contacts):
+    """(n_pairs,) index into model.joint_table of the law of each contact pair (0: the default)."""
+    table = model.joint_table
+    first = contacts.pair_start[:-1]
+    a, b = contacts.body_a[first], contacts.body_b[first]
+    keys = np.minimum(a, b).astype(np.int64) * model.mechanics.n_blocks + np.maximum(a, b)
+    law = np.zeros(len(first), np.int64)
+    if len(table["pair_keys"]):
+        where = np.minimum(np.searchsorted(table["pair_keys"], keys), len(table["pair_keys"]) - 1)
+        found = table["pair_keys"][where] == keys
+        law[found] = table["pair_law"][where[found]]
+    return law
+
+
 def contact_parameters(model, contacts):
     """Friction (n_c,) and compliance (n_c, 3) in m/N for every contact."""
-    n = len(contacts.gap)
-    friction = np.full(n, model.default_friction)
-    compliance = np.full((n, 3), model.settings["compliance"])
-    if model.pair_friction or _any_stiffness(model):
-        ids = model.block_ids
-        area = pair_polygon_area(contacts)
-        counts = np.diff(contacts.pair_start)
-        for k in range(len(counts)):
-            s, e = contacts.pair_start[k], contacts.pair_start[k + 1]
-            a, b = contacts.body_a[s], contacts.body_b[s]
-            joint = model.joint_between(ids[a], ids[b])
-            friction[s:e] = joint["friction"]
-            tributary = area[k] / counts[k] if area[k] > 0 else None
-            if tributary:
-                if "normal_stiffness" in joint:
-                    compliance[s:e, 0] = 1.0 / (joint["normal_stiffness"] * tributary)
-                if "shear_stiffness" in joint:
-                    compliance[s:e, 1:] = 1.0 / (joint["shear_stiffness"] * tributary)
+    table = model.joint_table
+    counts = np.diff(contacts.pair_start)
+    law = np.repeat(pair_laws(model, contacts), counts)              # (n_c,) law of each contact
+    friction = table["friction"][law]
+    compliance = np.full((len(contacts.gap), 3), model.settings["compliance"])
+    stiff = np.isfinite(table["normal_stiffness"]) | np.isfinite(table["shear_stiffness"])
+    if stiff[law].any():
+        tributary = np.repeat(pair_polygon_area(contacts) / np.maximum(counts, 1), counts)   # m^2 per point
+        for column, name in ((slice(0, 1), "normal_stiffness"), (slice(1, 3), "shear_stiffness")):
+            k = table[name][law] * tributary
+            has = np.isfinite(k) & (k > 0)
+            compliance[has, column] = 1.0 / k[has, None]
     return friction, compliance
-
-
-def _any_stiffness(model):
-    return any("normal_stiffness" in j or "shear_stiffness" in j for j in model.joints.values())
