@@ -249,7 +249,6 @@ def test_parallel_solvers_ignore_the_thread_count(monkeypatch, name):
     assert many.converged and np.array_equal(many.gamma, one.gamma)
 
 
-@pytest.mark.skipif(numba.get_num_threads() < 2, reason="needs several numba threads")
 def test_thread_governor_tries_both_thread_counts_and_restores_the_setting():
     governor = ThreadGovernor()
     threads = numba.get_num_threads()
