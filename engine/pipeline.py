@@ -1,16 +1,25 @@
 """One step of the engine: detect -> assemble -> solve -> integrate (seed 000 sec. 2.4, eq. 28-30).
 
 Each stage is a function of (model, state, settings); `step` reads as the table of contents.
+The per-contact bookkeeping of warm starting (keys, history, memory) runs in numba kernels.
 """
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from engine.collision.detect import detect_contacts
 from engine.contact.assemble import assemble_problem
 from engine.contact.laws import contact_parameters
 from engine.dynamics.integrate import integrate_positions
 from engine.solvers import solve
+from engine.state import find_key, key_index
+
+#: splitmix64 constants (Steele, Lea & Flood 2014): the golden-ratio increment, then the two
+#: multipliers of the finalizer.
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX_2 = np.uint64(0x94D049BB133111EB)
 
 
 @dataclass(frozen=True)
@@ -46,35 +55,74 @@ def detect(model, state):
                            model.settings["envelope"])
 
 
+@njit(cache=True)
+def splitmix_keys(body_a, body_b, feature_id, n_blocks):
+    """(n_c,) uint64 splitmix64 finalizer of feature_id ^ (pair index * GOLDEN_GAMMA).
+
+    Parameters
+    ----------
+    body_a, body_b : (n_c,) int64
+    feature_id : (n_c,) int64
+    n_blocks : int
+
+    Returns
+    -------
+    (n_c,) uint64, with the pair index body_a * n_blocks + body_b; all arithmetic wraps modulo 2^64
+    """
+    keys = np.empty(body_a.shape[0], np.uint64)
+    blocks = np.uint64(n_blocks)
+    for i in range(body_a.shape[0]):
+        pair = np.uint64(body_a[i]) * blocks + np.uint64(body_b[i])
+        z = np.uint64(feature_id[i]) ^ (pair * GOLDEN_GAMMA)
+        z = (z ^ (z >> np.uint64(30))) * MIX_1
+        z = (z ^ (z >> np.uint64(27))) * MIX_2
+        keys[i] = z ^ (z >> np.uint64(31))
+    return keys
+
+
 def contact_keys(contacts, n_blocks):
     """(n_c,) int64 persistent keys of (block pair, feature id) used to warm start impulses.
 
     The pair index and the 57-bit feature id are mixed by the splitmix64 finalizer, so keys
     of different contacts collide with probability about n_c^2 / 2^64.
     """
-    pair = contacts.body_a.astype(np.uint64) * np.uint64(n_blocks) + contacts.body_b.astype(np.uint64)
-    with np.errstate(over="ignore"):
-        z = contacts.feature_id.astype(np.uint64) ^ (pair * np.uint64(0x9E3779B97F4A7C15))
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
-    return z.view(np.int64)
+    return splitmix_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64),
+                         np.asarray(contacts.feature_id, np.int64), n_blocks).view(np.int64)
+
+
+@njit(cache=True)
+def gather_history(warm_index, warm_keys, warm_impulses, warm_stretch, keys):
+    """Rows of the previous step's impulses and stretches for the contacts of ``keys``.
+
+    Parameters
+    ----------
+    warm_index : (size,) int64, key_index(warm_keys)
+    warm_keys : (n_prev,) int64
+    warm_impulses, warm_stretch : (n_prev, 3) float64, in the order of warm_keys
+    keys : (n_c,) int64
+
+    Returns
+    -------
+    gamma0, stretch : (n_c, 3) float64, the rows of the first equal key; zero for a new key
+    """
+    gamma0 = np.zeros((keys.shape[0], 3))
+    stretch = np.zeros((keys.shape[0], 3))
+    for i in range(keys.shape[0]):
+        row = find_key(warm_index, warm_keys, keys[i])
+        if row >= 0:
+            for k in range(3):
+                gamma0[i, k] = warm_impulses[row, k]
+                stretch[i, k] = warm_stretch[row, k]
+    return gamma0, stretch
 
 
 def contact_history(state, keys):
     """Impulses (n_c, 3) and tangential stretches (n_c, 3) of the previous step for contacts
     with the same key; zero for new contacts."""
-    gamma0 = np.zeros((len(keys), 3))
-    stretch = np.zeros((len(keys), 3))
-    if len(state.warm_keys):
-        where = np.searchsorted(state.warm_keys, keys)
-        where = np.minimum(where, len(state.warm_keys) - 1)
-        found = state.warm_keys[where] == keys
-        gamma0[found] = state.warm_impulses[where[found]]
-        stretch[found] = state.warm_stretch[where[found]]
-    return gamma0, stretch
+    return gather_history(state.warm_index, state.warm_keys, state.warm_impulses, state.warm_stretch, keys)
 
 
+@njit(cache=True)
 def tangential_stretch(frame, impulse, compliance, h):
     """(n_c, 3) world-frame elastic tangential stretch of each contact's spring after a step.
 
@@ -83,17 +131,29 @@ def tangential_stretch(frame, impulse, compliance, h):
     right-hand side (as Phi/h does for the normal, eq. 27) holds a sticking contact still
     instead of letting it creep at c F_t / h; sliding contacts carry the stretch of the
     friction force they transmit, so it never grows beyond c mu N.
+
+    Parameters
+    ----------
+    frame : (n_c, 3, 3) float64, rows n, u, v
+    impulse : (n_c, 3) float64, N s
+    compliance : (n_c, 3) float64, m/N
+    h : float, s
     """
-    return -(compliance[:, 1, None] * impulse[:, 1, None] * frame[:, 1]
-             + compliance[:, 2, None] * impulse[:, 2, None] * frame[:, 2]) / h
+    stretch = np.empty((frame.shape[0], 3))
+    for i in range(frame.shape[0]):
+        along_u = compliance[i, 1] * impulse[i, 1]
+        along_v = compliance[i, 2] * impulse[i, 2]
+        for k in range(3):
+            stretch[i, k] = -(along_u * frame[i, 1, k] + along_v * frame[i, 2, k]) / h
+    return stretch
 
 
 def remember_contacts(state, keys, impulse, stretch):
-    """Store impulses and stretches sorted by key for the next step."""
-    order = np.argsort(keys, kind="stable")
-    state.warm_keys = keys[order]
-    state.warm_impulses = impulse[order]
-    state.warm_stretch = stretch[order]
+    """Store keys, impulses and stretches (in contact order) and index the keys for the next step."""
+    state.warm_keys = keys
+    state.warm_index = key_index(keys)
+    state.warm_impulses = np.array(impulse, dtype=np.float64)
+    state.warm_stretch = stretch
 
 
 def integrate(state, velocity, h):

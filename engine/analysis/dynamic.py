@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.analysis.static import contact_forces, point_speed
+from engine.analysis.static import point_speed
 from engine.dynamics.events import EventWatch
 from engine.dynamics.support_motion import support_motion_from_document
 from engine.errors import ModelError
@@ -126,16 +126,17 @@ def run_dynamic(model, request, progress=None, cancel=None):
                                      tolerance=tolerance, max_iterations=settings["max_iterations"],
                                      support_velocity=support_velocity, restitution=request.restitution)
         outcome = step(model, state, step_settings)
+        ground = motion.displacement(t) if motion else None
         if motion:
-            state.position[moving] = mech.position0[moving] + motion.displacement(t)
-        force = contact_forces(outcome, h)
+            state.position[moving] = mech.position0[moving] + ground
+        support_work = h * support_power(outcome.contacts, outcome.frame, outcome.impulse, h, support_velocity, moving)
         energy.add_step(kinetic_energy(mech, state.rotation_matrices(), outcome.velocity),
-                        h * load_power(mech, wrench, outcome.velocity),
-                        h * support_power(outcome.contacts, force, support_velocity, moving))
-        ground = motion.displacement(t) if motion and moving[mech.is_support].all() else np.zeros(3)
-        tangential_speed = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1)
-        watch.observe(t, outcome.contacts, outcome.impulse, outcome.friction, tangential_speed,
-                      state.position - mech.position0 - ground, mech.is_support, mech.block_ids)
+                        h * load_power(mech, wrench, outcome.velocity), support_work)
+        displacement = state.position - mech.position0
+        if motion and moving[mech.is_support].all():
+            displacement -= ground
+        watch.observe(t, outcome.contacts, outcome.impulse, outcome.friction, outcome.contact_velocity,
+                      displacement, mech.is_support, mech.block_ids)
         if k % every == 0 or k == n_steps:
             record(t, outcome.velocity)
         if progress is not None and (k % report_every == 0 or k == n_steps):

@@ -6,6 +6,7 @@ m contact points gives each point the stiffness K = k A / m (N/m); its complianc
 `settings.compliance`, which only selects a unique force solution.
 """
 import numpy as np
+from numba import njit
 
 
 def pair_polygon_area(contacts):
@@ -24,29 +25,46 @@ def pair_polygon_area(contacts):
     return np.where(counts >= 3, 0.5 * np.linalg.norm(twice, axis=1), 0.0)
 
 
-def pair_laws(model, contacts):
-    """(n_pairs,) index into model.joint_table of the law of each contact pair (0: the default)."""
-    table = model.joint_table
-    first = contacts.pair_start[:-1]
-    a, b = contacts.body_a[first], contacts.body_b[first]
-    keys = np.minimum(a, b).astype(np.int64) * model.mechanics.n_blocks + np.maximum(a, b)
-    law = np.zeros(len(first), np.int64)
-    if len(table["pair_keys"]):
-        where = np.minimum(np.searchsorted(table["pair_keys"], keys), len(table["pair_keys"]) - 1)
-        found = table["pair_keys"][where] == keys
-        law[found] = table["pair_law"][where[found]]
+@njit(cache=True)
+def law_of_contacts(pair_start, body_a, body_b, n_blocks, pair_keys, pair_law):
+    """(n_c,) int64 index of the joint law of every contact, the law of its pair (0: the default).
+
+    Parameters
+    ----------
+    pair_start : (n_pairs + 1,) int64, offsets of each pair's contacts
+    body_a, body_b : (n_c,) int64
+    n_blocks : int
+    pair_keys : (n_assigned,) int64, sorted keys min(a, b) * n_blocks + max(a, b) of assigned pairs
+    pair_law : (n_assigned,) int64, law of each assigned pair
+    """
+    law = np.zeros(body_a.shape[0], np.int64)
+    for pair in range(pair_start.shape[0] - 1):
+        first = pair_start[pair]
+        a, b = body_a[first], body_b[first]
+        key = min(a, b) * n_blocks + max(a, b)
+        where = np.searchsorted(pair_keys, key)
+        if where < pair_keys.shape[0] and pair_keys[where] == key:
+            law[first:pair_start[pair + 1]] = pair_law[where]
     return law
+
+
+def contact_laws(model, contacts):
+    """(n_c,) index into model.joint_table of the law of each contact (0: the default)."""
+    table = model.joint_table
+    return law_of_contacts(np.asarray(contacts.pair_start, np.int64), np.asarray(contacts.body_a, np.int64),
+                           np.asarray(contacts.body_b, np.int64), model.mechanics.n_blocks, table["pair_keys"],
+                           table["pair_law"])
 
 
 def contact_parameters(model, contacts):
     """Friction (n_c,) and compliance (n_c, 3) in m/N for every contact."""
     table = model.joint_table
-    counts = np.diff(contacts.pair_start)
-    law = np.repeat(pair_laws(model, contacts), counts)              # (n_c,) law of each contact
+    law = contact_laws(model, contacts)              # (n_c,) law of each contact
     friction = table["friction"][law]
     compliance = np.full((len(contacts.gap), 3), model.settings["compliance"])
-    stiff = np.isfinite(table["normal_stiffness"]) | np.isfinite(table["shear_stiffness"])
-    if stiff[law].any():
+    stiff = np.isfinite(table["normal_stiffness"]) | np.isfinite(table["shear_stiffness"])   # (n_laws,)
+    if stiff.any() and stiff[law].any():
+        counts = np.diff(contacts.pair_start)
         tributary = np.repeat(pair_polygon_area(contacts) / np.maximum(counts, 1), counts)   # m^2 per point
         for column, name in ((slice(0, 1), "normal_stiffness"), (slice(1, 3), "shear_stiffness")):
             k = table[name][law] * tributary

@@ -52,6 +52,8 @@ PART_CONTACTS = 4096
 MAX_PARTS = 4
 #: Chooses the thread count of every parallel kernel of the solvers.
 GOVERNOR = ThreadGovernor()
+#: The largest finite float64; anything larger in magnitude, or NaN, is not finite.
+LARGEST_FLOAT = np.finfo(np.float64).max
 
 
 @njit(cache=True)
@@ -456,13 +458,77 @@ def project_parallel(contact_bounds, gamma, friction, out):
             out[i, 2] = v
 
 
-def _frozen(array, dtype, shape, name):
-    """A read-only contiguous copy of ``array`` checked against ``shape`` (None entries free)."""
-    out = np.array(array, dtype=dtype, copy=True, order="C")
-    if out.ndim != len(shape) or any(want is not None and got != want for got, want in zip(out.shape, shape)):
+@njit(cache=True)
+def count_non_finite(values):
+    """Number of NaN and infinite entries of ``values`` (n,) float64.
+
+    |x| <= LARGEST_FLOAT fails exactly for NaN and +-inf; a count without an early exit lets the
+    loop vectorize (three times faster than stopping at the first).
+    """
+    count = 0
+    for i in range(values.shape[0]):
+        count += not (abs(values[i]) <= LARGEST_FLOAT)
+    return count
+
+
+@njit(cache=True)
+def first_outside(bodies, n_bodies):
+    """Index of the first entry of ``bodies`` (n,) int64 outside 0..n_bodies-1; -1 when none."""
+    for i in range(bodies.shape[0]):
+        if bodies[i] < 0 or bodies[i] >= n_bodies:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def first_equal(body_a, body_b):
+    """Index of the first contact whose two bodies (n,) int64 are the same; -1 when none."""
+    for i in range(body_a.shape[0]):
+        if body_a[i] == body_b[i]:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def first_row_not_positive(values):
+    """Index of the first row of ``values`` (n, m) float64 with an entry <= 0; -1 when none."""
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            if values[i, j] <= 0.0:
+                return i
+    return -1
+
+
+@njit(cache=True)
+def first_negative(values):
+    """Index of the first entry of ``values`` (n,) float64 below 0; -1 when none."""
+    for i in range(values.shape[0]):
+        if values[i] < 0.0:
+            return i
+    return -1
+
+
+def _shape_matches(got, wanted):
+    """True when the shape ``got`` has the entries of ``wanted`` (None entries free)."""
+    if len(got) != len(wanted):
+        return False
+    for size, want in zip(got, wanted):
+        if want is not None and size != want:
+            return False
+    return True
+
+
+def _frozen(array, dtype, shape, name, copy=True):
+    """A read-only contiguous array of ``array`` checked against ``shape`` (None entries free).
+
+    A copy unless ``copy`` is False and ``array`` is already C-contiguous of type ``dtype``: then
+    ``array`` itself is flagged read-only and returned. Float arrays must be finite.
+    """
+    out = np.array(array, dtype=dtype, order="C") if copy else np.asarray(array, dtype=dtype, order="C")
+    if not _shape_matches(out.shape, shape):
         wanted = tuple("*" if s is None else s for s in shape)
         raise ValueError(f"Problem.{name}: expected shape {wanted}, got {out.shape}")
-    if dtype == np.float64 and not np.all(np.isfinite(out)):
+    if dtype is np.float64 and count_non_finite(out.reshape(-1)):
         raise ValueError(f"Problem.{name}: contains non-finite values")
     out.flags.writeable = False
     return out
@@ -488,43 +554,55 @@ class Problem:
         Friction coefficients mu_i >= 0.
     rhs : (n_c, 3) float
         r = D^T M^-1 k~ + b (m/s) ordered (n, u, v) (seed eq. 34): the free contact velocity.
+    copy : bool, keyword only
+        True (default): every array is stored as a read-only copy. False: an array already
+        C-contiguous of the stored type is taken over without a copy and flagged read-only; for a
+        caller that hands over arrays it has just built and keeps no other reference to
+        (``engine.contact.assemble``). The checks are the same either way.
+
+    Raises
+    ------
+    ValueError
+        Naming the field (and the first bad entry) of a wrong shape, a non-finite float, a body
+        index out of range, a contact of a body with itself, compliance <= 0, friction < 0 or
+        inverse mass < 0.
 
     Notes
     -----
-    All arrays are stored as read-only copies: a Problem is fixed once built, which makes the cached
-    diagonal blocks, row sums and partition safe.
+    All arrays are read-only: a Problem is fixed once built, which makes the cached diagonal blocks,
+    row sums and partition safe.
     """
 
     def __init__(self, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-                 compliance, friction, rhs):
-        self.body_a = _frozen(body_a, np.int64, (None,), "body_a")  # (n_c,) int64
+                 compliance, friction, rhs, *, copy=True):
+        self.body_a = _frozen(body_a, np.int64, (None,), "body_a", copy)  # (n_c,) int64
         n_c = self.body_a.shape[0]
-        self.body_b = _frozen(body_b, np.int64, (n_c,), "body_b")  # (n_c,) int64
-        self.jacobian_a = _frozen(jacobian_a, np.float64, (n_c, 3, 6), "jacobian_a")  # (n_c, 3, 6) float64
-        self.jacobian_b = _frozen(jacobian_b, np.float64, (n_c, 3, 6), "jacobian_b")  # (n_c, 3, 6) float64
-        self.inverse_mass = _frozen(inverse_mass, np.float64, (None,), "inverse_mass")  # (n_b,) float64
+        self.body_b = _frozen(body_b, np.int64, (n_c,), "body_b", copy)  # (n_c,) int64
+        self.jacobian_a = _frozen(jacobian_a, np.float64, (n_c, 3, 6), "jacobian_a", copy)  # (n_c, 3, 6) float64
+        self.jacobian_b = _frozen(jacobian_b, np.float64, (n_c, 3, 6), "jacobian_b", copy)  # (n_c, 3, 6) float64
+        self.inverse_mass = _frozen(inverse_mass, np.float64, (None,), "inverse_mass", copy)  # (n_b,) float64
         n_b = self.inverse_mass.shape[0]
-        self.inverse_inertia = _frozen(inverse_inertia, np.float64, (n_b, 3, 3), "inverse_inertia")  # (n_b, 3, 3)
-        self.compliance = _frozen(compliance, np.float64, (n_c, 3), "compliance")  # (n_c, 3) float64
-        self.friction = _frozen(friction, np.float64, (n_c,), "friction")  # (n_c,) float64
-        self.rhs = _frozen(rhs, np.float64, (n_c, 3), "rhs")  # (n_c, 3) float64
+        self.inverse_inertia = _frozen(inverse_inertia, np.float64, (n_b, 3, 3), "inverse_inertia", copy)  # (n_b, 3, 3)
+        self.compliance = _frozen(compliance, np.float64, (n_c, 3), "compliance", copy)  # (n_c, 3) float64
+        self.friction = _frozen(friction, np.float64, (n_c,), "friction", copy)  # (n_c,) float64
+        self.rhs = _frozen(rhs, np.float64, (n_c, 3), "rhs", copy)  # (n_c, 3) float64
         for name in ("body_a", "body_b"):
             bodies = getattr(self, name)
-            bad = np.flatnonzero((bodies < 0) | (bodies >= n_b))
-            if bad.size:
-                raise ValueError(f"Problem.{name}[{bad[0]}]: body index {bodies[bad[0]]} outside 0..{n_b - 1}")
-        same = np.flatnonzero(self.body_a == self.body_b)
-        if same.size:
-            raise ValueError(f"Problem.body_b[{same[0]}]: contact joins body {self.body_a[same[0]]} to itself")
-        bad = np.flatnonzero(np.any(self.compliance <= 0.0, axis=1))
-        if bad.size:
-            raise ValueError(f"Problem.compliance[{bad[0]}]: entries must be > 0, got {self.compliance[bad[0]]}")
-        bad = np.flatnonzero(self.friction < 0.0)
-        if bad.size:
-            raise ValueError(f"Problem.friction[{bad[0]}]: must be >= 0, got {self.friction[bad[0]]}")
-        bad = np.flatnonzero(self.inverse_mass < 0.0)
-        if bad.size:
-            raise ValueError(f"Problem.inverse_mass[{bad[0]}]: must be >= 0, got {self.inverse_mass[bad[0]]}")
+            bad = first_outside(bodies, n_b)
+            if bad >= 0:
+                raise ValueError(f"Problem.{name}[{bad}]: body index {bodies[bad]} outside 0..{n_b - 1}")
+        same = first_equal(self.body_a, self.body_b)
+        if same >= 0:
+            raise ValueError(f"Problem.body_b[{same}]: contact joins body {self.body_a[same]} to itself")
+        bad = first_row_not_positive(self.compliance)
+        if bad >= 0:
+            raise ValueError(f"Problem.compliance[{bad}]: entries must be > 0, got {self.compliance[bad]}")
+        bad = first_negative(self.friction)
+        if bad >= 0:
+            raise ValueError(f"Problem.friction[{bad}]: must be >= 0, got {self.friction[bad]}")
+        bad = first_negative(self.inverse_mass)
+        if bad >= 0:
+            raise ValueError(f"Problem.inverse_mass[{bad}]: must be >= 0, got {self.inverse_mass[bad]}")
 
     @property
     def n_contacts(self):
