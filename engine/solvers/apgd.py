@@ -36,8 +36,20 @@ The textbook form costs two products with N and a dozen (n_c, 3) temporaries per
 carried w drift from M^-1 D x by rounding only (1e-10 relative after 1,000 iterations on 60,000
 contacts); a stop is confirmed with ``Problem.residual`` from scratch, and the velocities are
 recomputed if it is not confirmed.
+
+The iteration runs in numba. ``apgd_iterate`` does whole iterations, the extrapolation of w, the
+passes with their backtracking, momentum and restart, and returns to Python only at the iteration
+cap, on non-finite values, or when an evaluated residual reaches the tolerance, for the
+confirmation from scratch (then it resumes where it stopped). On the time steps of a wall of 105
+blocks (1,140 contacts, about 15 iterations a step, two shared cores) a pass takes 60 us in the
+kernel; it took 100-113 us when Python drove every pass, and takes 67-75 us with the fixed costs of
+the solve included. With several runs (``Problem.partition``) each pass is ``apgd_pass_parallel``,
+and the whole call goes through the thread governor, which times it as one kernel. The final
+Lipschitz estimate is reported (``SolverResult.lipschitz``) so that the next time step may start
+from it (``lipschitz0``).
 """
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -56,6 +68,24 @@ LIPSCHITZ_DECAY = 0.9
 #: Only evaluated iterates are candidates for the stop and the best iterate, so a solve may run up
 #: to three iterations longer.
 RESIDUAL_INTERVAL = 4
+#: Why ``apgd_iterate`` returned: the iteration cap, an evaluated residual at the tolerance (to be
+#: confirmed from scratch), a residual or curvature that is not finite.
+ITERATION_CAP, STOP_TO_CONFIRM, NOT_FINITE = 0, 1, 2
+
+
+class IterationState(NamedTuple):
+    """Where the APGD iteration stands between two calls of ``apgd_iterate``."""
+
+    iterations: int  # k, iterations accepted
+    beta: float  # momentum coefficient of the next extrapolation
+    theta: float  # theta_k of step (4)
+    lipschitz: float  # estimate L of the largest eigenvalue of A = P^1/2 N P^1/2
+    best_residual: float  # smallest residual evaluated so far
+    x: np.ndarray  # (n_c, 3) float64 x_k
+    x_prev: np.ndarray  # (n_c, 3) float64 x_{k-1}
+    x_next: np.ndarray  # (n_c, 3) float64 scratch for x_{k+1}
+    velocity_x: np.ndarray  # (n_b, 6) float64 w_k = M^-1 D x_k
+    velocity_prev: np.ndarray  # (n_b, 6) float64 w_{k-1}
 
 
 @njit(cache=True)
@@ -185,46 +215,221 @@ def apgd_pass_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, 
     return energy.sum()
 
 
-def apgd_pass(problem, precondition, metric, x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate,
-              x_next, impulse, sums, velocity_step):
-    """Steps (a)-(c) over all contacts: one parallel kernel when the problem has several runs.
+@njit(cache=True)
+def apgd_pass(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
+              compliance, rhs, friction, residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y,
+              inverse_lipschitz, evaluate, x_next, impulse, sums, velocity_step):
+    """Steps (a)-(c) over all contacts: on the calling thread for one run, else ``apgd_pass_parallel``.
 
     Parameters
     ----------
-    problem : Problem
-        The problem.
+    contact_bounds, body_bounds : (n_parts + 1,) int64
+        ``Problem.partition``.
     others
-        As in ``apgd_pass_parallel``; ``impulse`` (n_parts, n_b, 6) and ``sums`` (n_parts, 4).
+        As in ``apgd_pass_parallel``.
 
     Returns
     -------
     energy : float
         (D d)^T M^-1 (D d), so that d^T N d = energy + d^T E d.
-    sums : (4,) float64
-        The sums of ``apgd_pass_part`` over all runs; the largest natural-map term for the last.
+    step_norm, compliance_energy, uphill : float
+        The sums of ``apgd_pass_part`` over all runs, in run order.
+    largest : float
+        The largest natural-map term of x_k (m/s); nan if one is not finite; 0 unless ``evaluate``.
+    """
+    n_parts = contact_bounds.shape[0] - 1
+    if n_parts == 1:
+        apgd_pass_part(0, body_a.shape[0], body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction,
+                       residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y,
+                       inverse_lipschitz, evaluate, x_next, impulse[0], sums[0])
+        energy = body_velocity_range(0, inverse_mass.shape[0], impulse, inverse_mass, inverse_inertia, velocity_step)
+    else:
+        energy = apgd_pass_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass,
+                                    inverse_inertia, compliance, rhs, friction, residual_step, precondition, metric,
+                                    x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate, x_next,
+                                    impulse, sums, velocity_step)
+    step_norm = 0.0
+    compliance_energy = 0.0
+    uphill = 0.0
+    largest = 0.0
+    for part in range(n_parts):
+        step_norm += sums[part, 0]
+        compliance_energy += sums[part, 1]
+        uphill += sums[part, 2]
+        if np.isnan(sums[part, 3]) or np.isnan(largest):
+            largest = np.nan
+        elif sums[part, 3] > largest:
+            largest = sums[part, 3]
+    return energy, step_norm, compliance_energy, uphill, largest
+
+
+@njit(cache=True)
+def apgd_iterate(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
+                 compliance, rhs, friction, residual_step, rhs_scale, precondition, metric, tolerance, max_iterations,
+                 interval, state, evaluated, best, history):
+    """Steps (2)-(7) of APGD, iteration after iteration, until the cap, a stop to confirm or non-finite values.
+
+    Parameters
+    ----------
+    contact_bounds, body_bounds : (n_parts + 1,) int64
+        ``Problem.partition``; with several runs every pass is ``apgd_pass_parallel``.
+    body_a ... residual_step
+        The problem (see ``Problem``).
+    rhs_scale : float
+        ``Problem.rhs_scale`` (m/s).
+    precondition, metric : (n_c,) float64
+        p_i and 1 / p_i.
+    tolerance : float
+        Residual that stops the iteration.
+    max_iterations : int
+        Iteration cap, counted with ``state.iterations``.
+    interval : int
+        Iterations between residual evaluations.
+    state : IterationState
+        Where the iteration stands; its arrays are used in place.
+    evaluated : bool
+        The residual of ``state.x`` was evaluated already (resuming after a stop that was not
+        confirmed): the first pass only steps.
+    best : (n_c, 3) float64
+        Receives the evaluated iterate of smallest residual when that improves on
+        ``state.best_residual``.
+    history : (max_iterations,) or (0,) float64
+        Receives the residual of x_k at index k - 1 for k >= 1 when not empty (then ``interval`` is 1).
+
+    Returns
+    -------
+    stop : int
+        ``ITERATION_CAP``, ``STOP_TO_CONFIRM`` or ``NOT_FINITE``.
+    state : IterationState
+        The state to resume from; after ``STOP_TO_CONFIRM`` iteration ``state.iterations`` is still
+        to be done, its residual evaluated.
+    """
+    iterations, beta, theta, lipschitz, best_residual, x, x_prev, x_next, velocity_x, velocity_prev = state
+    n_parts = contact_bounds.shape[0] - 1
+    n_bodies = inverse_mass.shape[0]
+    impulse = np.empty((n_parts, n_bodies, 6))  # (n_parts, n_b, 6) scratch for D d
+    sums = np.empty((n_parts, 4))  # (n_parts, 4) scratch
+    velocity_y = np.empty((n_bodies, 6))  # (n_b, 6) w_y
+    velocity_step = np.empty((n_bodies, 6))  # (n_b, 6) M^-1 D d
+    record = history.shape[0] > 0
+    stop = ITERATION_CAP
+    while iterations < max_iterations:
+        for body in range(n_bodies):
+            for k in range(6):
+                velocity_y[body, k] = velocity_x[body, k] + beta * (velocity_x[body, k] - velocity_prev[body, k])
+        evaluate = iterations % interval == 0 and not evaluated
+        evaluated = False
+        # (2)-(3) gradient at the extrapolated point and projected step x+ = Pi(y - P g / L),
+        #     backtracking until the quadratic upper bound f(x+) <= f(y) + g^T d + L/2 ||d||_P^2
+        #     holds, d = x+ - y; for a quadratic f this is exactly d^T N d <= L ||d||_P^2
+        while True:
+            energy, step_norm, compliance_energy, uphill, largest = apgd_pass(
+                contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
+                compliance, rhs, friction, residual_step, precondition, metric, x, x_prev, beta, velocity_x,
+                velocity_y, 1.0 / lipschitz, evaluate, x_next, impulse, sums, velocity_step)
+            if evaluate:
+                # (5) residual and best iterate, for x_k
+                evaluate = False
+                residual = largest / rhs_scale
+                if record and iterations > 0:
+                    history[iterations - 1] = residual
+                if not np.isfinite(residual):
+                    stop = NOT_FINITE
+                    break
+                if residual < best_residual:
+                    best[:] = x
+                    best_residual = residual
+                if best_residual <= tolerance:
+                    stop = STOP_TO_CONFIRM
+                    break
+            curvature = energy + compliance_energy
+            if not np.isfinite(curvature):
+                stop = NOT_FINITE
+                break
+            if curvature <= lipschitz * step_norm:
+                break
+            lipschitz *= LIPSCHITZ_GROWTH
+        if stop != ITERATION_CAP:
+            break
+        iterations += 1
+
+        # (4) momentum: theta_{k+1}^2 = (1 - theta_{k+1}) theta_k^2,
+        #     beta_{k+1} = theta_k (1 - theta_k) / (theta_k^2 + theta_{k+1})
+        theta_next = 0.5 * theta * (np.sqrt(theta * theta + 4.0) - theta)
+        beta = theta * (1.0 - theta) / (theta * theta + theta_next)
+        # (6) gradient restart (O'Donoghue & Candes): the momentum points uphill
+        if uphill > 0.0:
+            beta = 0.0
+            theta_next = 1.0
+        x_prev, x, x_next = x, x_next, x_prev
+        # w_{k+1} = w_y + M^-1 D d, written over w_{k-1}
+        for body in range(n_bodies):
+            for k in range(6):
+                velocity_prev[body, k] = velocity_y[body, k] + velocity_step[body, k]
+        velocity_prev, velocity_x = velocity_x, velocity_prev
+        theta = theta_next
+        # (7) let the step grow after success
+        lipschitz *= LIPSCHITZ_DECAY
+    return stop, IterationState(iterations, beta, theta, lipschitz, best_residual, x, x_prev, x_next, velocity_x,
+                                velocity_prev)
+
+
+def initial_lipschitz(problem, precondition):
+    """Step (1): the estimate L0 = ||A w|| / ||w|| of the Lipschitz constant, A = P^1/2 N P^1/2, w = ones.
+
+    Mazhar et al. use the secant through gamma0 and a vector of ones; the Rayleigh-like ratio of any
+    nonzero w is a lower bound on the true constant, and backtracking fixes it.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem.
+    precondition : (n_c,) float64
+        p_i.
+
+    Returns
+    -------
+    float
+        L0 (of A, whose units are those of N times P).
+    """
+    root = np.ascontiguousarray(np.broadcast_to(np.sqrt(precondition)[:, None], (problem.n_contacts, 3)))
+    return scaled_norm(root, problem.apply(root)) / np.sqrt(root.size)
+
+
+@njit(cache=True)
+def scaled_norm(scale, vector):
+    """||scale * vector|| (elementwise product) of two (n, 3) arrays, summed in order.
+
+    Not np.linalg.norm: above 10,000 entries it runs OpenBLAS's threaded dot product, whose threads
+    took ~8 ms to wake once per solve and then spun on the core the numba passes need (a wall of
+    5,860 contacts solved in 27 ms per step instead of 12 ms).
+    """
+    total = 0.0
+    for i in range(vector.shape[0]):
+        for k in range(3):
+            term = scale[i, k] * vector[i, k]
+            total += term * term
+    return np.sqrt(total)
+
+
+def iterate(problem, precondition, metric, tolerance, max_iterations, interval, state, evaluated, best, history):
+    """``apgd_iterate`` on the arrays of ``problem``, through ``Problem.run_parallel`` when it has several runs.
+
+    The governor then times whole runs of iterations, so that its choice of thread count carries
+    over from one time step to the next.
     """
     contact_bounds, body_bounds = problem.partition
-    operator = (problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b)
+    arguments = (contact_bounds, body_bounds, problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b,
+                 problem.inverse_mass, problem.inverse_inertia, problem.compliance, problem.rhs, problem.friction,
+                 problem.residual_step, problem.rhs_scale, precondition, metric, float(tolerance), int(max_iterations),
+                 interval, state, evaluated, best, history)
     if problem.parallel:
-        energy = problem.run_parallel(
-            ("apgd", evaluate), apgd_pass_parallel, contact_bounds, body_bounds, *operator, problem.inverse_mass,
-            problem.inverse_inertia, problem.compliance, problem.rhs, problem.friction, problem.residual_step,
-            precondition, metric, x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate, x_next,
-            impulse, sums, velocity_step)
-    else:
-        apgd_pass_part(0, problem.n_contacts, *operator, problem.compliance, problem.rhs, problem.friction,
-                       problem.residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y,
-                       inverse_lipschitz, evaluate, x_next, impulse[0], sums[0])
-        energy = body_velocity_range(0, problem.n_bodies, impulse, problem.inverse_mass, problem.inverse_inertia,
-                                     velocity_step)
-    largest = sums[:, 3]
-    total = np.array([sums[:, 0].sum(), sums[:, 1].sum(), sums[:, 2].sum(),
-                      np.nan if np.isnan(largest).any() else largest.max()])
-    return energy, total
+        return problem.run_parallel("apgd", apgd_iterate, *arguments)
+    return apgd_iterate(*arguments)
 
 
 def solve_apgd(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False,
-               preconditioned=True):
+               preconditioned=True, lipschitz0=None):
     """Solve the CCP by Nesterov-accelerated projected gradient with adaptive step and restart.
 
     Parameters
@@ -241,99 +446,59 @@ def solve_apgd(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record
         Keep the residual of every iterate (then evaluated at every iteration).
     preconditioned : bool
         Scale the gradient per contact by the inverse row-sum bound of ``Problem.row_sums``.
+    lipschitz0 : float, optional
+        Initial Lipschitz estimate, e.g. ``SolverResult.lipschitz`` of the previous time step;
+        the estimate of step (1) when omitted or not positive.
 
     Returns
     -------
     SolverResult
-        The best iterate found (smallest residual among those evaluated).
+        The best iterate found (smallest residual among those evaluated), with the final Lipschitz
+        estimate.
     """
     started = time.perf_counter()
-    history = [] if record_history else None
     x = problem.initial_impulse(gamma0)  # (n_c, 3) float64
     if problem.n_contacts == 0 or max_iterations <= 0:
-        return finish(problem, "apgd", x, 0, tolerance, started, history)
-    metric = problem.row_sums().max(axis=1) if preconditioned else np.ones(problem.n_contacts)  # (n_c,) P^-1
+        return finish(problem, "apgd", x, 0, tolerance, started, [] if record_history else None)
+    if preconditioned:
+        # P^-1 = the largest row bound of each contact (np.maximum: max(axis=1) took 20 times as long)
+        bound = problem.row_sums()  # (n_c, 3) float64
+        metric = np.maximum(np.maximum(bound[:, 0], bound[:, 1]), bound[:, 2])  # (n_c,) P^-1
+    else:
+        metric = np.ones(problem.n_contacts)  # (n_c,) P^-1
     precondition = 1.0 / metric  # (n_c,) P
     interval = 1 if record_history else RESIDUAL_INTERVAL
-
-    # (1) initial Lipschitz estimate L0 = ||A w|| / ||w||, A = P^1/2 N P^1/2, w = ones
-    #     (Mazhar et al. use the secant through gamma0 and a vector of ones; the Rayleigh-like
-    #     ratio of any nonzero w is a lower bound on the true constant, and backtracking fixes it)
-    root = np.broadcast_to(np.sqrt(precondition)[:, None], x.shape)  # (n_c, 3) P^1/2 w
-    lipschitz = float(np.linalg.norm(root * problem.apply(root)) / np.sqrt(x.size))
-
-    n_parts = problem.partition[0].shape[0] - 1
-    impulse = np.empty((n_parts, problem.n_bodies, 6))  # (n_parts, n_b, 6) scratch for D d
-    sums = np.empty((n_parts, 4))  # (n_parts, 4) scratch
-    x_prev = x.copy()  # (n_c, 3) x_{k-1}
-    x_next = np.empty_like(x)  # (n_c, 3) x_{k+1}
-    velocity_x = problem.velocity(x)  # (n_b, 6) w_k = M^-1 D x_k
-    velocity_prev = velocity_x.copy()  # (n_b, 6) w_{k-1}
-    velocity_step = np.empty_like(velocity_x)  # (n_b, 6) M^-1 D d
-    best, best_residual = x.copy(), np.inf
-    beta, theta = 0.0, 1.0
-    iterations = 0
-    failed = converged = False
-    while iterations < max_iterations:
-        velocity_y = velocity_x + beta * (velocity_x - velocity_prev)  # (n_b, 6) w_y
-        evaluate = iterations % interval == 0
-        # (2)-(3) gradient at the extrapolated point and projected step x+ = Pi(y - P g / L),
-        #     backtracking until the quadratic upper bound f(x+) <= f(y) + g^T d + L/2 ||d||_P^2
-        #     holds, d = x+ - y; for a quadratic f this is exactly d^T N d <= L ||d||_P^2
-        while True:
-            energy, (step_norm, compliance_energy, uphill, largest) = apgd_pass(
-                problem, precondition, metric, x, x_prev, beta, velocity_x, velocity_y, 1.0 / lipschitz, evaluate,
-                x_next, impulse, sums, velocity_step)
-            if evaluate:
-                # (5) residual and best iterate, for x_k
-                evaluate = False
-                residual = largest / problem.rhs_scale
-                if record_history and iterations > 0:
-                    history.append(residual)
-                if not np.isfinite(residual):
-                    failed = True
-                    break
-                if residual < best_residual:
-                    best[:] = x
-                    best_residual = residual
-                if best_residual <= tolerance:
-                    # confirm from scratch; on a miss, resynchronise the carried velocities
-                    best_residual = problem.residual(best)
-                    if best_residual <= tolerance:
-                        converged = True
-                        break
-                    velocity_x, velocity_prev = problem.velocity(x), problem.velocity(x_prev)
-                    velocity_y = velocity_x + beta * (velocity_x - velocity_prev)
-                    continue
-            curvature = energy + compliance_energy
-            if not np.isfinite(curvature):
-                failed = True
-                break
-            if curvature <= lipschitz * step_norm:
-                break
-            lipschitz *= LIPSCHITZ_GROWTH
-        if failed or converged:
+    if lipschitz0 is None or not lipschitz0 > 0:
+        lipschitz0 = initial_lipschitz(problem, precondition)
+    velocity_x = problem.velocity(x)  # (n_b, 6) float64
+    state = IterationState(iterations=0, beta=0.0, theta=1.0, lipschitz=float(lipschitz0), best_residual=np.inf, x=x,
+                           x_prev=x.copy(), x_next=np.empty_like(x), velocity_x=velocity_x,
+                           velocity_prev=velocity_x.copy())
+    best = x.copy()  # (n_c, 3) float64
+    residuals = np.empty(max_iterations if record_history else 0)  # (max_iterations,) float64 history
+    evaluated = converged = False
+    while True:
+        stop, state = iterate(problem, precondition, metric, tolerance, max_iterations, interval, state, evaluated,
+                              best, residuals)
+        if stop != STOP_TO_CONFIRM:
             break
-        iterations += 1
-
-        # (4) momentum: theta_{k+1}^2 = (1 - theta_{k+1}) theta_k^2,
-        #     beta_{k+1} = theta_k (1 - theta_k) / (theta_k^2 + theta_{k+1})
-        theta_next = 0.5 * theta * (np.sqrt(theta * theta + 4.0) - theta)
-        beta = theta * (1.0 - theta) / (theta * theta + theta_next)
-        # (6) gradient restart (O'Donoghue & Candes): the momentum points uphill
-        if uphill > 0.0:
-            beta, theta_next = 0.0, 1.0
-        x_prev, x, x_next = x, x_next, x_prev
-        velocity_prev, velocity_x = velocity_x, velocity_y + velocity_step
-        theta = theta_next
-        # (7) let the step grow after success
-        lipschitz *= LIPSCHITZ_DECAY
+        # confirm from scratch; on a miss, resynchronise the carried velocities and go on
+        best_residual = problem.residual(best)
+        if best_residual <= tolerance:
+            converged = True
+            break
+        state = state._replace(best_residual=best_residual, velocity_x=problem.velocity(state.x),
+                               velocity_prev=problem.velocity(state.x_prev))
+        evaluated = True
+    failed = stop == NOT_FINITE
     if not (failed or converged):
         # the last iterate has not been evaluated yet
-        residual = problem.residual(x)
+        residual = problem.residual(state.x)
         if record_history:
-            history.append(residual)
-        if residual < best_residual:
-            best, best_residual = x, residual
+            residuals[state.iterations - 1] = residual
+        if residual < state.best_residual:
+            best = state.x
         failed = not np.isfinite(residual)
-    return finish(problem, "apgd", best, iterations, tolerance, started, history, failed)
+    history = residuals[:state.iterations].tolist() if record_history else None
+    return finish(problem, "apgd", best, state.iterations, tolerance, started, history, failed, state.lipschitz,
+                  best_residual if converged else None)

@@ -25,6 +25,8 @@ class SolverResult:
         Residual after each iteration when asked for.
     name : str
         Solver name, a key of ``engine.solvers.SOLVERS``.
+    lipschitz : float or None
+        Final Lipschitz estimate of solvers that keep one (APGD), to warm-start the next solve.
     """
 
     gamma: np.ndarray
@@ -34,10 +36,12 @@ class SolverResult:
     seconds: float
     history: list | None
     name: str
+    lipschitz: float | None = None
 
 
-def finish(problem, name, gamma, iterations, tolerance, started, history, failed=False):
-    """Build the SolverResult of an iterate, recomputing its residual from scratch.
+def finish(problem, name, gamma, iterations, tolerance, started, history, failed=False, lipschitz=None,
+           residual=None):
+    """Build the SolverResult of an iterate, with its residual computed from scratch.
 
     Parameters
     ----------
@@ -57,6 +61,11 @@ def finish(problem, name, gamma, iterations, tolerance, started, history, failed
         Residual history.
     failed : bool
         Force ``converged=False`` (e.g. the iteration produced non-finite values).
+    lipschitz : float, optional
+        Final Lipschitz estimate, reported as is.
+    residual : float, optional
+        ``problem.residual(gamma)`` when the caller has just computed it from scratch; recomputed
+        when omitted.
 
     Returns
     -------
@@ -65,7 +74,9 @@ def finish(problem, name, gamma, iterations, tolerance, started, history, failed
     if not np.all(np.isfinite(gamma)):
         gamma = np.zeros((problem.n_contacts, 3))
         failed = True
-    residual = problem.residual(gamma)
+        residual = None
+    if residual is None:
+        residual = problem.residual(gamma)
     converged = (not failed) and bool(residual <= tolerance)
     return SolverResult(gamma=gamma, iterations=int(iterations), residual=float(residual), converged=converged,
-                        seconds=time.perf_counter() - started, history=history, name=name)
+                        seconds=time.perf_counter() - started, history=history, name=name, lipschitz=lipschitz)
