@@ -22,9 +22,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from scipy.integrate import solve_ivp  # noqa: E402
 
 from engine import Model, analyze, generators  # noqa: E402
+from engine.dynamics.rocking import RockingBody, rocking_response  # noqa: E402
 
 G = 9.81
 WIDTH, HEIGHT, DEPTH = 0.25, 1.0, 0.25      # m: 2b, 2h and the block's depth
@@ -35,8 +35,6 @@ THETA0 = 0.5                                # theta_0 / alpha
 SIGNIFICANT_FRACTION = 0.05
 #: DESIGN sec. 7: amplitudes within 2 %, impact times within 1 %, over the first 3 impacts.
 DESIGN_IMPACTS, DESIGN_AMPLITUDE_TOL, DESIGN_TIME_TOL = 3, 0.02, 0.01
-#: Relative and absolute tolerances of the reference integration of eq. 1 (rad, rad/s).
-ODE_RTOL, ODE_ATOL = 1e-11, 1e-13
 #: Samples per second of the reference solution in the plots.
 PLOT_SAMPLES_PER_S = 2000
 
@@ -48,18 +46,13 @@ def rocking_parameters(width, height):
     p = sqrt(m g R / I_0) with I_0 = 4/3 m R^2 for a rectangular block, so p = sqrt(3 g / (4 R));
     eq. 2: r = [1 - m R^2 / I_0 (1 - cos 2 alpha)]^2 = (1 - 1.5 sin^2 alpha)^2.
     """
-    alpha = math.atan(width / height)
-    radius = math.hypot(width, height) / 2.0
-    p = math.sqrt(3.0 * G / (4.0 * radius))
-    r = (1.0 - 1.5 * math.sin(alpha) ** 2) ** 2
-    return alpha, radius, p, r
+    body = RockingBody.rectangle(width, height, G)
+    return body.alpha, body.radius, body.p, body.restitution ** 2
 
 
-def housner_exact(alpha, p, r, theta0, duration):
-    """Seed 003 eq. 1 integrated between impacts, theta_dot scaled by sqrt(r) at each impact.
-
-    theta'' = -p^2 sin(alpha sgn(theta) - theta). Each half cycle keeps one pivot, so sgn(theta)
-    is the fixed side s of that half cycle; it ends when theta returns to 0 (the impact).
+def housner_exact(theta0, duration):
+    """Seed 003 eq. 1 integrated between impacts, theta_dot scaled by sqrt(r) at each impact
+    (engine.dynamics.rocking), from theta_0 alpha at rest.
 
     Returns
     -------
@@ -67,35 +60,10 @@ def housner_exact(alpha, p, r, theta0, duration):
         t, theta (rad), theta_dot (rad/s) sampled for plotting; impacts (s) and amplitudes
         theta_0, theta_1, ... (rad, one per half cycle that ends in an impact within the duration).
     """
-    def motion(_, y, side):
-        return [y[1], -p ** 2 * math.sin(alpha * side - y[0])]
-
-    def impact(_, y, side):
-        return y[0]
-
-    impact.terminal = True
-    t0, y0, side = 0.0, [theta0 * alpha, 0.0], 1.0
-    samples, impacts, amplitudes = [], [], []
-    while t0 < duration:
-        impact.direction = -side          # theta crosses zero from the side it rocked on
-        grid = np.arange(t0, duration, 1.0 / PLOT_SAMPLES_PER_S)
-        sol = solve_ivp(motion, (t0, duration), y0, args=(side,), events=impact, dense_output=True,
-                        rtol=ODE_RTOL, atol=ODE_ATOL, max_step=0.01)
-        end = sol.t[-1]
-        grid = np.append(grid[grid < end], end)
-        samples.append(np.vstack([grid, sol.sol(grid)]))
-        peak = sol.t[np.argmax(np.abs(sol.y[0]))]           # refine the amplitude on the dense output
-        fine = np.linspace(max(t0, peak - 0.01), min(end, peak + 0.01), 2001)
-        amplitude = np.abs(sol.sol(fine)[0]).max()
-        if sol.status != 1:                                  # the duration ended before the impact
-            break
-        impacts.append(end)
-        amplitudes.append(amplitude)
-        t0, side = end, -side
-        y0 = [0.0, math.sqrt(r) * sol.y[1, -1]]               # eq. 2: r is the ratio of kinetic energies
-    t, theta, theta_dot = np.hstack(samples)
-    return {"t": t, "theta": theta, "theta_dot": theta_dot, "impacts": np.array(impacts),
-            "amplitudes": np.array(amplitudes)}
+    body = RockingBody.rectangle(WIDTH, HEIGHT, G)
+    exact = rocking_response(body, lambda t: 0.0, duration, theta0=theta0 * body.alpha, g=G,
+                             samples=PLOT_SAMPLES_PER_S)
+    return {**exact, "amplitudes": exact["amplitudes"][:len(exact["impacts"])]}
 
 
 def housner_eq3(theta0, r, p, impacts):
@@ -275,7 +243,7 @@ def main():
 
     alpha, radius, p, r = rocking_parameters(WIDTH, HEIGHT)
     print(f"alpha = {alpha:.6f} rad, R = {radius:.5f} m, p = {p:.6f} 1/s, r = {r:.6f}, theta_0 = {THETA0} alpha")
-    exact = housner_exact(alpha, p, r, THETA0, args.duration)
+    exact = housner_exact(THETA0, args.duration)
     steps = sorted(set(args.steps) | {args.time_step}, reverse=True)
     studies = [study(alpha, p, r, exact, h, args.duration) for h in steps]
     runs = [run for run, _ in studies]
