@@ -46,6 +46,11 @@ def _summary(result):
         lines.append(f"simulated {doc['frames'][-1]['t']:.3f} s in {doc['steps']} steps; first sliding: "
                      f"{events['first_sliding']}, first uplift: {events['first_uplift']}, collapse: {events['collapse']}"
                      + (f" ({events['collapse_reason']})" if events["collapse_reason"] else ""))
+        steps = doc["solver_steps"]
+        if steps["unconverged_steps"]:
+            lines.append(f"WARNING: the solver did not converge in {steps['unconverged_steps']} of {steps['steps']} "
+                         f"steps (first at t = {steps['first_unconverged_t']:.4g} s, worst residual "
+                         f"{steps['worst_residual']:.2e}); raise settings.max_iterations or shorten the time step")
     if doc["interfaces"]:
         worst = max(doc["interfaces"], key=lambda j: j["normal_force"])
         lines.append(f"largest joint force: {worst['normal_force']:.1f} N between {worst['blocks'][0]} and "

@@ -121,7 +121,8 @@ def dynamic_result(model, run, request):
                  "velocity": [v[i].tolist() for v in run["histories"]["velocity"]]}
         for i in range(mech.n_blocks) if not mech.is_support[i]}}
     extra = {"energy": run["energy"], "events": run["events"], "cancelled": run["cancelled"],
-             "stopped_at": run["stopped_at"], "steps": run["steps"], "time_step": request.time_step}
+             "stopped_at": run["stopped_at"], "steps": run["steps"], "time_step": request.time_step,
+             "solver_steps": run["solver_steps"]}
     return Result("dynamic", not run["events"]["collapsed"], _solver_document(outcome.solver),
                   _block_documents(mech, state.position, state.orientation, outcome.velocity, stress),
                   _contact_documents(ids, contacts, outcome.frame, force, states),

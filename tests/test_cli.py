@@ -74,6 +74,17 @@ def test_dynamic_analysis_with_a_two_column_ground_record(tmp_path):
     assert result["events"]["first_uplift"] is not None
 
 
+def test_dynamic_run_warns_about_steps_that_did_not_converge(tmp_path):
+    document = json.loads(run("example", "rocking_block").stdout)
+    document["settings"] = {"max_iterations": 2, "tolerance": 1e-12}
+    model = tmp_path / "block.json"
+    model.write_text(json.dumps(document))
+    done = run("analyze", str(model), "--analysis", "dynamic", "--duration", "0.01", "--time-step", "0.001",
+               "--out", str(tmp_path / "result.json"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "did not converge in 10 of 10 steps" in done.stdout + done.stderr
+
+
 def test_bad_ground_record_exits_2(tmp_path):
     model = tmp_path / "block.json"
     model.write_text(run("example", "rocking_block").stdout)

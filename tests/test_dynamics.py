@@ -300,6 +300,18 @@ def test_progress_is_reported_and_a_run_can_be_cancelled():
     assert doc["stopped_at"] == pytest.approx(doc["frames"][-1]["t"])
 
 
+def test_a_run_reports_the_steps_whose_solve_did_not_converge():
+    doc = generators.generate("column", blocks=2)
+    doc["settings"] = {"max_iterations": 2, "tolerance": 1e-12}
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.01, "time_step": 1e-3}).to_dict()
+    steps = result["solver_steps"]
+    assert steps["steps"] == 10 and steps["unconverged_steps"] == 10 and steps["first_unconverged_t"] == 1e-3
+    assert steps["worst_residual"] > 1e-12 and steps["most_iterations"] <= 2
+    converged = analyze(Model.from_dict(generators.generate("column", blocks=2)),
+                        {"type": "dynamic", "duration": 0.01, "time_step": 1e-3}).to_dict()["solver_steps"]
+    assert converged["unconverged_steps"] == 0 and converged["worst_residual"] <= 1e-5
+
+
 # --- settlement of part of the foundation -----------------------------------------------------------
 def test_settlement_of_part_of_the_foundation_tilts_the_block_above():
     from tests.blocks import box_block, document

@@ -69,6 +69,34 @@ class DynamicRequest:
         return cls(**values)
 
 
+@dataclass
+class SolverTally:
+    """How the CCP solves of a run went: a run whose last step converged may still hide steps
+    that did not (an iteration cap, a too-large time step)."""
+
+    steps: int = 0
+    unconverged: int = 0
+    first_unconverged: float = None  # s, end time of the first step that did not converge
+    worst_residual: float = 0.0
+    iterations: int = 0
+    most_iterations: int = 0
+
+    def add(self, t, report):
+        self.steps += 1
+        self.iterations += report.iterations
+        self.most_iterations = max(self.most_iterations, report.iterations)
+        self.worst_residual = max(self.worst_residual, report.residual)
+        if not report.converged:
+            self.unconverged += 1
+            if self.first_unconverged is None:
+                self.first_unconverged = t
+
+    def to_dict(self):
+        return {"steps": self.steps, "unconverged_steps": self.unconverged,
+                "first_unconverged_t": self.first_unconverged, "worst_residual": self.worst_residual,
+                "mean_iterations": self.iterations / max(self.steps, 1), "most_iterations": self.most_iterations}
+
+
 def _frame(state, t):
     return {"t": t, "positions": state.position.tolist(), "orientations": state.orientation.tolist()}
 
@@ -91,7 +119,8 @@ def run_dynamic(model, request, progress=None, cancel=None):
 
     Returns
     -------
-    dict with keys state, outcome, frames, histories, energy, events, cancelled, stopped_at, steps
+    dict with keys state, outcome, frames, histories, energy, events, cancelled, stopped_at, steps,
+    solver_steps (SolverTally.to_dict)
     """
     mech = model.mechanics
     settings = model.settings
@@ -118,6 +147,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
     record(0.0, np.zeros((mech.n_blocks, 6)))
     tolerance = settings.get("tolerance", DYNAMIC_TOLERANCE)
     outcome, cancelled, stopped_at = None, False, None
+    tally = SolverTally()
     report_every = max(1, n_steps // 100)
     for k in range(1, n_steps + 1):
         t = k * h
@@ -126,6 +156,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
                                      tolerance=tolerance, max_iterations=settings["max_iterations"],
                                      support_velocity=support_velocity, restitution=request.restitution)
         outcome = step(model, state, step_settings)
+        tally.add(t, outcome.solver)
         ground = motion.displacement(t) if motion else None
         if motion:
             state.position[moving] = mech.position0[moving] + ground
@@ -150,5 +181,6 @@ def run_dynamic(model, request, progress=None, cancel=None):
     if stopped_at is not None and histories["t"][-1] != stopped_at:
         record(stopped_at, outcome.velocity)
     return {"state": state, "outcome": outcome, "frames": frames, "histories": histories, "energy": energies,
-            "events": watch.to_dict(), "cancelled": cancelled, "stopped_at": stopped_at, "steps": k}
+            "events": watch.to_dict(), "cancelled": cancelled, "stopped_at": stopped_at, "steps": k,
+            "solver_steps": tally.to_dict()}
 
