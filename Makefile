@@ -3,10 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# numba caches compiled kernels here so later runs skip compilation
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+# numba caches compiled kernels so later runs skip compilation. The folder is named by a hash of
+# the engine's sources: numba does not notice an edit to a function inlined from another module,
+# so a cache kept across such an edit would run stale code. Folders of older sources are removed.
+ENGINE_HASH := $(shell cat $$(find engine -name '*.py' | sort) | sha1sum | cut -c1-12)
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache/$(ENGINE_HASH)
 
-.PHONY: run test bench venv clean
+.PHONY: run test bench venv clean prune-numba-cache
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,15 +19,19 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-run: $(STAMP)
+prune-numba-cache:
+	mkdir -p .numba_cache
+	find .numba_cache -mindepth 1 -maxdepth 1 ! -name $(ENGINE_HASH) -exec rm -rf {} +
+
+run: $(STAMP) prune-numba-cache
 	mkdir -p out
 	$(BIN)/extrados example arch > out/arch.json
 	$(BIN)/extrados analyze out/arch.json --out out/arch-result.json --png out/arch-result.png
 
-test: $(STAMP)
+test: $(STAMP) prune-numba-cache
 	$(BIN)/python -m pytest -n 2 -q
 
-bench: $(STAMP)
+bench: $(STAMP) prune-numba-cache
 	$(BIN)/python benchmarks/static_walls.py
 
 clean:

@@ -49,10 +49,11 @@ class StepOutcome:
 
 
 def detect(model, state):
-    """Stage 1: contacts with gap below the envelope (seed 000 sec. 2.2, 2.5)."""
+    """Stage 1: contacts with gap below the envelope (seed 000 sec. 2.2, 2.5), reusing and
+    updating what the state's last detection kept."""
     mech = model.mechanics
     return detect_contacts(mech.polyhedra, state.position, state.orientation, mech.is_support,
-                           model.settings["envelope"])
+                           model.settings["envelope"], state.detection_cache)
 
 
 @njit(cache=True)

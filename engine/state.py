@@ -2,13 +2,15 @@
 
 Angular velocities are kept in the world frame; the world inertia follows the
 current rotation (I_w = A I_body A^T). The impulses of the last step, kept to warm start the
-next one, are found by contact key through an open-addressing hash index (``key_index``).
+next one, are found by contact key through an open-addressing hash index (``key_index``); what
+the last contact detection found, kept to speed up the next, is in ``detection_cache``.
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
 
+from engine.collision.coherence import DetectionCache
 from engine.geometry.quaternion import quat_to_matrices
 
 
@@ -69,6 +71,7 @@ class State:
     warm_index: np.ndarray = field(default_factory=lambda: key_index(np.zeros(0, np.int64)))  # key_index(warm_keys)
     warm_impulses: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))         # (n_prev, 3) N s
     warm_stretch: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))          # (n_prev, 3) m, world
+    detection_cache: DetectionCache = field(default_factory=DetectionCache)  # engine.collision.coherence
 
     @classmethod
     def initial(cls, mechanics):

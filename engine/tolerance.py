@@ -42,6 +42,18 @@ class Tolerance:
     event_speed: float = 1e-3
     #: Event "uplift": opening (m) of a contact of an initial joint; 0.1 mm is visible rocking.
     event_gap: float = 1e-4
+    #: A touching pair reuses the feature its separating-axis test chose (engine.collision.coherence)
+    #: while its relative rotation since the test stays below this angle (rad) ...
+    sat_reuse_angle: float = 1e-6
+    #: ... and its relative translation below this times the smaller block's radius. Together they
+    #: move the separations the test compares by at most 1e-6 (r_A + r_B + |x_B - x_A|), 1 um for
+    #: two 0.4 m bricks, the order of sat_face_bias: a reused feature differs from the test's
+    #: choice only in such near ties. A wall at rest creeps by nanometres a step and seldom
+    #: runs the test again.
+    sat_reuse_translation_relative: float = 1e-6
+    #: Broad-phase fat boxes reach this times the envelope beyond the envelope boxes; the sweep
+    #: runs again only when a block leaves its fat box. Only speed depends on it, not the pairs.
+    broad_phase_margin_relative: float = 1.0
 
 
 TOL = Tolerance()

@@ -9,10 +9,12 @@ import math
 import numpy as np
 import pytest
 
-from engine.collision.broad_phase import block_aabbs, sweep_and_prune
+from engine.collision.broad_phase import block_aabbs, broad_phase, sweep_and_prune
+from engine.collision.coherence import DetectionCache
 from engine.collision.detect import detect_contacts
 from engine.geometry.packed import pack_polyhedra, pose_polyhedra
-from engine.geometry.quaternion import quat_from_axis_angle
+from engine.geometry.quaternion import quat_from_axis_angle, quat_multiply
+from engine.tolerance import TOL
 
 ENVELOPE = 0.005
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
@@ -394,3 +396,210 @@ def test_pair_polygon_area_gives_each_joint_area_of_a_wall():
     areas = np.sort(pair_polygon_area(contacts))
     # head joints 0.175 x 0.2, bed joints between half-overlapping bricks 0.2 x 0.2, whole bricks on the ground 0.4 x 0.2
     assert set(np.round(areas, 12)) == {0.035, 0.04, 0.08}
+
+
+# --- temporal coherence (engine.collision.coherence) --------------------------------------------
+#: Feature ids hold the first index (reference face, or edge of A) in bits 40-55, the second
+#: (incident face, or edge of B) in bits 24-39.
+FIRST_SHIFT, SECOND_SHIFT = 40, 24
+
+
+def feature_choice(feature_id):
+    """(kind, first, second) of the SAT feature a contact came from, local indices."""
+    f = int(feature_id)
+    return f >> KIND_SHIFT, (f >> FIRST_SHIFT) & 0xFFFF, (f >> SECOND_SHIFT) & 0xFFFF
+
+
+def contacts_by_pair(contacts):
+    """{(a, b): slice of the pair's contacts}."""
+    starts = contacts.pair_start
+    return {(int(contacts.body_a[s]), int(contacts.body_b[s])): slice(s, e) for s, e in zip(starts[:-1], starts[1:])}
+
+
+def axis_separation(packed, posed, a, b, choice):
+    """Separation of blocks a, b along the axis of a feature choice (what the SAT compares)."""
+    kind, first, second = choice
+    if kind == 2:
+        ends_a = posed.vertex[packed.vertex_start[a] + packed.edge_vertex[packed.edge_start[a] + first]]
+        ends_b = posed.vertex[packed.vertex_start[b] + packed.edge_vertex[packed.edge_start[b] + second]]
+        axis = np.cross(ends_a[1] - ends_a[0], ends_b[1] - ends_b[0])
+        axis *= np.sign(axis @ (ends_a[0] - posed.centre[a])) / np.linalg.norm(axis)
+        return float(axis @ (ends_b[0] - ends_a[0]))
+    face_body, other = (a, b) if kind == 0 else (b, a)
+    face = packed.face_start[face_body] + first
+    vertices = posed.vertex[packed.vertex_start[other]:packed.vertex_start[other + 1]]
+    return float((vertices @ posed.face_normal[face]).min() - posed.face_offset[face])
+
+
+def reuse_tie(packed, position, a, b):
+    """Largest margin (m) by which a reused feature may trail the SAT's choice for pair a, b.
+
+    Within the reuse thresholds every compared separation moves by at most |dt| + theta
+    (r_a + r_b + |t|) (engine.collision.coherence), twice that between two features, plus
+    the biases the SAT adds.
+    """
+    radius_a, radius_b = packed.radius[a], packed.radius[b]
+    offset = np.linalg.norm(position[b] - position[a])
+    motion = (TOL.sat_reuse_translation_relative * min(radius_a, radius_b)
+              + TOL.sat_reuse_angle * (radius_a + radius_b + offset))
+    return 2 * motion + TOL.sat_face_bias + TOL.sat_reference_bias
+
+
+def compare_with_full_detection(packed, position, orientation, cached, envelope=ENVELOPE):
+    """Check cached contacts against a full detection; returns the number of pairs whose
+    reused feature differs from the SAT's choice (each a near tie)."""
+    full = detect_contacts(packed, position, orientation, np.zeros(len(position), bool), envelope)
+    assert cached.n_candidate_pairs == full.n_candidate_pairs
+    by_pair_cached, by_pair_full = contacts_by_pair(cached), contacts_by_pair(full)
+    assert set(by_pair_cached) == set(by_pair_full)
+    posed = pose_polyhedra(packed, position, orientation)
+    ties = 0
+    for pair, sc in by_pair_cached.items():
+        sf = by_pair_full[pair]
+        chosen, reused = feature_choice(full.feature_id[sf.start]), feature_choice(cached.feature_id[sc.start])
+        if chosen != reused:
+            ties += 1
+            trail = axis_separation(packed, posed, *pair, chosen) - axis_separation(packed, posed, *pair, reused)
+            assert abs(trail) <= reuse_tie(packed, position, *pair), (pair, chosen, reused, trail)
+            continue
+        assert cached.feature_id[sc].tolist() == full.feature_id[sf].tolist()
+        for name in ("point", "normal", "gap"):
+            np.testing.assert_allclose(getattr(cached, name)[sc], getattr(full, name)[sf], rtol=0, atol=1e-12)
+    return ties
+
+
+def sat_runs(before, after):
+    """Pairs of ``after`` (PairFeatures) whose SAT ran: new, or kept at another pose."""
+    kept = {int(k): pose for k, pose in zip(before.key, before.pose)}
+    return sum(int(k) not in kept or not np.array_equal(kept[int(k)], pose) for k, pose in zip(after.key, after.pose))
+
+
+def rotated(orientation, axis, angle_rad):
+    """A unit quaternion turned further by angle_rad about a world axis."""
+    return np.asarray(quat_multiply(quat_from_axis_angle(axis, angle_rad), orientation))
+
+
+def test_cached_detection_equals_full_detection_on_a_moving_arch():
+    # nine voussoirs of a semicircular arch and a pair of boxes touching edge to edge, each
+    # block random-walking at each step either by 1e-8 (resting: its pairs reuse their
+    # features) or by 1e-4 m and rad (moving: its pairs run the SAT); for 150 steps the
+    # cached contacts equal the full detection's wherever the feature is the same
+    angles = np.linspace(0.0, 180.0, 10)
+    corners = [voussoir_corners(angle0_deg=a0, angle1_deg=a1, **VOUSSOIR) for a0, a1 in zip(angles[:-1], angles[1:])]
+    half_diagonal = math.sqrt(2) / 2
+    edge_pair = [quat_from_axis_angle([1, 0, 0], math.pi / 4), quat_from_axis_angle([0, 1, 0], math.pi / 4)]
+    position = np.array([c.mean(axis=0) for c in corners] + [[5.0, 0, 0], [5.0, 0, 2 * half_diagonal + 1e-3]])
+    packed = pack_polyhedra([c - centre for c, centre in zip(corners, position)] + [UNIT_BOX, UNIT_BOX],
+                            [BOX_FACES] * (len(corners) + 2))
+    orientation = np.array([IDENTITY] * len(corners) + edge_pair)
+    rng = np.random.default_rng(11)
+    cache = DetectionCache()
+    reused = ran = ties = 0
+    for _ in range(150):
+        before = cache.features
+        contacts = detect_contacts(packed, position, orientation, np.zeros(len(position), bool), ENVELOPE, cache)
+        runs = sat_runs(before, cache.features)
+        ran += runs
+        reused += len(cache.features.key) - runs
+        ties += compare_with_full_detection(packed, position, orientation, contacts)
+        step = np.where(rng.random(len(position)) < 0.3, 1e-4, 1e-8)
+        position = position + step[:, None] * rng.normal(size=position.shape)
+        orientation = np.array([rotated(q, rng.normal(size=3), s * rng.normal()) for q, s in zip(orientation, step)])
+    assert len(contacts_by_pair(contacts)) == 9
+    assert reused > 300 and ran > 300
+    assert ties <= 0.01 * (reused + ran)
+
+
+def test_sat_runs_again_once_a_block_moves_or_turns_beyond_the_threshold():
+    packed = pack_polyhedra([UNIT_BOX, UNIT_BOX], [BOX_FACES] * 2)
+    translation = TOL.sat_reuse_translation_relative * packed.radius.min()
+    position = np.array([[0.0, 0.0, 0.0], [0.2, 0.1, 1.0]])
+    orientation = np.array([IDENTITY, IDENTITY])
+    cache = DetectionCache()
+
+    def detect_and_runs(position, orientation):
+        before = cache.features
+        contacts = detect_contacts(packed, position, orientation, np.zeros(2, bool), ENVELOPE, cache)
+        compare_with_full_detection(packed, position, orientation, contacts)
+        return sat_runs(before, cache.features)
+
+    assert detect_and_runs(position, orientation) == 1
+    # below both thresholds, however often: the feature is reused, the points follow the block;
+    # B's tilt makes its bottom face the better reference by more than TOL.sat_reference_bias,
+    # a near tie that keeps A's top face
+    for k in range(1, 4):
+        assert detect_and_runs(position + [[0, 0, 0], [0.3 * k * translation, 0, 0]], orientation) == 0
+    assert detect_and_runs(position, np.array([IDENTITY, rotated(IDENTITY, [0, 1, 1], 0.9 * TOL.sat_reuse_angle)])) == 0
+    # beyond either, measured from the pose of the last test
+    moved = position + [[0, 0, 0], [1.1 * translation, 0, 0]]
+    assert detect_and_runs(moved, orientation) == 1
+    assert detect_and_runs(moved, np.array([IDENTITY, rotated(IDENTITY, [1, 0, 0], 1.1 * TOL.sat_reuse_angle)])) == 1
+    # a relative motion counts, a common one does not: both blocks turned and moved together
+    common = rotated(IDENTITY, [0, 0, 1], 0.3)
+    assert detect_and_runs(position @ rotation_about([0, 0, 1], 0.3).T + 2.0, np.array([common, common])) == 1
+    assert detect_and_runs(position @ rotation_about([0, 0, 1], 0.3).T + 2.0 + 1e-3, np.array([common, common])) == 0
+    # a block moved to another face of its neighbour gets that face's contacts
+    beside = detect_contacts(packed, np.array([[0, 0, 0], [1.0, 0.2, 0.1]]), orientation, np.zeros(2, bool),
+                             ENVELOPE, cache)
+    assert compare_with_full_detection(packed, np.array([[0, 0, 0], [1.0, 0.2, 0.1]]), orientation, beside) == 0
+    np.testing.assert_allclose(beside.normal, [[1, 0, 0]] * 4, atol=1e-12)
+
+
+def test_a_block_coming_into_contact_is_found_while_the_broad_phase_reuses_its_sweep():
+    # B falls onto A by 1 mm a step from 30.5 mm above; the sweep of the fat boxes (envelope +
+    # 5 mm margin) runs again only once B has fallen more than the margin, every 5 or 6 steps;
+    # the contact appears at the same step as in a full detection, the first gap below the envelope
+    packed = pack_polyhedra([UNIT_BOX, UNIT_BOX], [BOX_FACES] * 2)
+    orientation = np.array([IDENTITY, IDENTITY])
+    cache = DetectionCache()
+    sweeps = 0
+    first_contact_gap = None
+    for gap in 1e-3 * (np.arange(30, -1, -1) + 0.5):
+        position = np.array([[0, 0, 0], [0.1, 0, 1.0 + gap]])
+        fat = cache.fat
+        contacts = detect_contacts(packed, position, orientation, np.zeros(2, bool), ENVELOPE, cache)
+        sweeps += cache.fat is not fat
+        assert compare_with_full_detection(packed, position, orientation, contacts) == 0
+        if contacts.n_contacts and first_contact_gap is None:
+            first_contact_gap = gap
+    assert first_contact_gap == pytest.approx(0.0045)
+    assert contacts.n_contacts == 4
+    assert TOL.broad_phase_margin_relative * ENVELOPE == pytest.approx(5e-3)
+    assert 5 <= sweeps <= 7
+
+
+def test_broad_phase_from_fat_boxes_equals_a_new_sweep():
+    # random boxes swept once, then moved by up to half the margin (fat boxes reused) and
+    # by more (swept again): the pairs are always those of a sweep of the current boxes
+    rng = np.random.default_rng(5)
+    n = 80
+    packed = pack_polyhedra([centred_box(h) for h in rng.uniform(0.1, 0.6, (n, 3))], [BOX_FACES] * n)
+    position = rng.uniform(0.0, 4.0, (n, 3))
+    orientation = np.tile(IDENTITY, (n, 1))
+    is_support = rng.random(n) < 0.2
+    _, fat = broad_phase(pose_polyhedra(packed, position, orientation), packed.vertex_start, is_support, ENVELOPE)
+    margin = TOL.broad_phase_margin_relative * ENVELOPE
+    for step, swept in ((0.5 * margin, False), (3.0 * margin, True)):
+        moved = position + rng.uniform(-step, step, (n, 3)) / math.sqrt(3)
+        posed = pose_polyhedra(packed, moved, orientation)
+        pairs, next_fat = broad_phase(posed, packed.vertex_start, is_support, ENVELOPE, fat)
+        assert (next_fat is not fat) == swept
+        aabb_min, aabb_max = block_aabbs(posed.vertex, packed.vertex_start, ENVELOPE)
+        assert pairs.tolist() == sweep_and_prune(aabb_min, aabb_max, is_support).tolist()
+
+
+def test_detection_cache_starts_afresh_for_other_blocks_supports_or_envelope():
+    boxes = pack_polyhedra([UNIT_BOX, UNIT_BOX], [BOX_FACES] * 2)
+    other = pack_polyhedra([UNIT_BOX, UNIT_BOX], [BOX_FACES] * 2)
+    position, orientation = np.array([[0, 0, 0], [0, 0, 1.0]]), np.array([IDENTITY, IDENTITY])
+    supports = np.zeros(2, bool)
+    cache = DetectionCache()
+    detect_contacts(boxes, position, orientation, supports, ENVELOPE, cache)
+    kept = cache.features
+    cache.fit(boxes, supports.copy(), ENVELOPE)
+    assert cache.features is kept and len(kept.key) == 1
+    for blocks, is_support, envelope in ((other, supports, ENVELOPE), (boxes, [True, False], ENVELOPE),
+                                         (boxes, supports, 2 * ENVELOPE)):
+        detect_contacts(boxes, position, orientation, supports, ENVELOPE, cache)
+        cache.fit(blocks, is_support, envelope)
+        assert cache.fat is None and len(cache.features.key) == 0

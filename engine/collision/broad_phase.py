@@ -9,13 +9,19 @@ masonry, whose boxes barely move between steps):
 3. Sweep: each box is tested against the boxes that start before it ends on the
    sweep axis; a pair is a candidate when the boxes overlap on the other two axes too.
 
-Cost O(n log n + s), s the number of overlaps on the sweep axis.
+Cost O(n log n + s), s the number of overlaps on the sweep axis. The sweep runs on fat
+boxes, inflated further by a margin, and its pairs are filtered by the envelope boxes; the
+next call only filters again while every envelope box stays inside its fat box
+(engine.collision.coherence, step 1).
 """
 import numpy as np
 from numba import njit
 
+from engine.collision.coherence import FatBoxes
+from engine.tolerance import TOL
 
-def broad_phase(posed, vertex_start, is_support, envelope):
+
+def broad_phase(posed, vertex_start, is_support, envelope, fat=None):
     """Candidate pairs (i < j) of blocks that may be within the envelope of each other.
 
     Parameters
@@ -28,14 +34,60 @@ def broad_phase(posed, vertex_start, is_support, envelope):
         Pairs of two supports are skipped.
     envelope : float
         Contact envelope (m): boxes are inflated by it.
+    fat : FatBoxes, optional
+        What the previous call returned for the same blocks and support flags.
 
     Returns
     -------
-    (n_pairs, 2) int64
+    pairs : (n_pairs, 2) int64
         Pairs sorted by first then second block.
+    fat : FatBoxes
+        To pass to the next call.
     """
     aabb_min, aabb_max = block_aabbs(posed.vertex, vertex_start, float(envelope))
-    return sweep_and_prune(aabb_min, aabb_max, np.ascontiguousarray(is_support, dtype=np.bool_))
+    if fat is None or not boxes_inside(aabb_min, aabb_max, fat.box_min, fat.box_max):
+        margin = TOL.broad_phase_margin_relative * envelope
+        fat_min, fat_max = aabb_min - margin, aabb_max + margin
+        fat = FatBoxes(fat_min, fat_max,
+                       sweep_and_prune(fat_min, fat_max, np.ascontiguousarray(is_support, dtype=np.bool_)))
+    return overlapping_pairs(fat.pairs, aabb_min, aabb_max), fat
+
+
+@njit(cache=True)
+def boxes_inside(aabb_min, aabb_max, fat_min, fat_max):
+    """Does every box lie inside its fat box? All arrays (n_blocks, 3) float64."""
+    for block in range(aabb_min.shape[0]):
+        for i in range(3):
+            if aabb_min[block, i] < fat_min[block, i] or aabb_max[block, i] > fat_max[block, i]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def overlapping_pairs(pairs, aabb_min, aabb_max):
+    """The rows of ``pairs`` (n, 2) int64 whose boxes overlap on all three axes, in order.
+
+    Touching boxes (equal bounds) overlap, as in the sweep.
+    """
+    keep = np.empty(pairs.shape[0], np.bool_)
+    n_kept = 0
+    for k in range(pairs.shape[0]):
+        i = pairs[k, 0]
+        j = pairs[k, 1]
+        keep[k] = True
+        for axis in range(3):
+            if aabb_min[j, axis] > aabb_max[i, axis] or aabb_min[i, axis] > aabb_max[j, axis]:
+                keep[k] = False
+                break
+        n_kept += keep[k]
+    kept = np.empty((n_kept, 2), np.int64)
+    row = 0
+    for k in range(pairs.shape[0]):
+        if keep[k]:
+            kept[row, 0] = pairs[k, 0]
+            kept[row, 1] = pairs[k, 1]
+            row += 1
+    return kept
 
 
 @njit(cache=True)

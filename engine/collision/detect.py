@@ -1,9 +1,14 @@
-"""Contact detection at one configuration: broad phase, then narrow phase (DESIGN sec. 3, step 1)."""
+"""Contact detection at one configuration: broad phase, then narrow phase (DESIGN sec. 3, step 1).
+
+Given the cache of the previous detection (engine.collision.coherence), the broad phase
+skips its sweep and the narrow phase its separating-axis tests where the blocks barely moved.
+"""
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.collision.broad_phase import broad_phase
+from engine.collision.coherence import DetectionCache
 from engine.collision.narrow_phase import narrow_phase
 from engine.geometry.packed import pose_polyhedra
 
@@ -36,7 +41,7 @@ class Contacts:
         return len(self.pair_start) - 1
 
 
-def detect_contacts(packed, position, orientation, is_support, envelope):
+def detect_contacts(packed, position, orientation, is_support, envelope, cache=None):
     """All contacts between blocks closer than the envelope.
 
     Parameters
@@ -51,17 +56,20 @@ def detect_contacts(packed, position, orientation, is_support, envelope):
         Pairs of two supports are not checked.
     envelope : float
         Largest gap (m) that makes a contact (seed 000 sec. 2.2).
+    cache : DetectionCache, optional
+        What earlier detections kept (State.detection_cache); read, then updated in place.
+        Without it every candidate pair runs the full separating-axis test.
 
     Returns
     -------
     Contacts
     """
+    if cache is None:
+        cache = DetectionCache()
+    cache.fit(packed, is_support, envelope)
     posed = pose_polyhedra(packed, position, orientation)
-    pairs = broad_phase(posed, packed.vertex_start, is_support, envelope)
-    contact_pair, point, normal, gap, feature_id = narrow_phase(packed, posed, pairs, envelope)
-    first_of_pair = np.flatnonzero(np.diff(contact_pair, prepend=-1))
-    pair_start = np.append(first_of_pair, len(contact_pair)).astype(np.int64)
-    pair = np.repeat(np.arange(len(first_of_pair), dtype=np.int64), np.diff(pair_start))
-    return Contacts(body_a=pairs[contact_pair, 0], body_b=pairs[contact_pair, 1], point=point, normal=normal,
-                    gap=gap, feature_id=feature_id, pair=pair, pair_start=pair_start,
-                    n_candidate_pairs=len(pairs))
+    pairs, cache.fat = broad_phase(posed, packed.vertex_start, is_support, envelope, cache.fat)
+    body_a, body_b, point, normal, gap, feature_id, pair, pair_start, cache.features = narrow_phase(
+        packed, posed, pairs, envelope, cache.features)
+    return Contacts(body_a=body_a, body_b=body_b, point=point, normal=normal, gap=gap, feature_id=feature_id,
+                    pair=pair, pair_start=pair_start, n_candidate_pairs=len(pairs))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from engine.geometry.quaternion import quat_to_matrix
+from engine.geometry.quaternion import quat_to_rows
 
 #: Feature ids (engine.collision.narrow_phase) give a face or edge index 16 bits
 #: and a polygon corner 11 bits.
@@ -48,6 +48,7 @@ class PosedPolyhedra:
     face_normal: np.ndarray  # (n_faces_total, 3) float64, unit outward normals, world frame
     face_offset: np.ndarray  # (n_faces_total,) float64, m, plane n . x = d in the world frame
     centre: np.ndarray       # (n_blocks, 3) float64, m, world position of each body origin
+    orientation: np.ndarray  # (n_blocks, 4) float64, unit quaternion [w, x, y, z] of each block
 
 
 def pack_polyhedra(vertices_list, faces_list):
@@ -215,7 +216,7 @@ def pose_polyhedra(packed, position, orientation):
     vertex = world_vertices(packed.vertex_local, packed.vertex_start, position, orientation)
     normal, offset = world_face_planes(packed.face_normal_local, packed.face_offset_local, packed.face_start,
                                        position, orientation)
-    return PosedPolyhedra(vertex, normal, offset, position)
+    return PosedPolyhedra(vertex, normal, offset, position, orientation)
 
 
 @njit(cache=True)
@@ -223,11 +224,12 @@ def world_vertices(vertex_local, vertex_start, position, orientation):
     """World positions x + A(rho) v of all vertices; returns (n_vertices_total, 3) float64."""
     vertex = np.empty_like(vertex_local)
     for block in range(len(vertex_start) - 1):
-        rotation = quat_to_matrix(orientation[block])
+        rotation = quat_to_rows((orientation[block, 0], orientation[block, 1], orientation[block, 2],
+                                 orientation[block, 3]))
         for v in range(vertex_start[block], vertex_start[block + 1]):
             for i in range(3):
-                vertex[v, i] = (position[block, i] + rotation[i, 0] * vertex_local[v, 0]
-                                + rotation[i, 1] * vertex_local[v, 1] + rotation[i, 2] * vertex_local[v, 2])
+                vertex[v, i] = (position[block, i] + rotation[i][0] * vertex_local[v, 0]
+                                + rotation[i][1] * vertex_local[v, 1] + rotation[i][2] * vertex_local[v, 2])
     return vertex
 
 
@@ -237,11 +239,12 @@ def world_face_planes(face_normal_local, face_offset_local, face_start, position
     normal = np.empty_like(face_normal_local)
     offset = np.empty_like(face_offset_local)
     for block in range(len(face_start) - 1):
-        rotation = quat_to_matrix(orientation[block])
+        rotation = quat_to_rows((orientation[block, 0], orientation[block, 1], orientation[block, 2],
+                                 orientation[block, 3]))
         for f in range(face_start[block], face_start[block + 1]):
             for i in range(3):
-                normal[f, i] = (rotation[i, 0] * face_normal_local[f, 0] + rotation[i, 1] * face_normal_local[f, 1]
-                                + rotation[i, 2] * face_normal_local[f, 2])
+                normal[f, i] = (rotation[i][0] * face_normal_local[f, 0] + rotation[i][1] * face_normal_local[f, 1]
+                                + rotation[i][2] * face_normal_local[f, 2])
             offset[f] = (face_offset_local[f] + normal[f, 0] * position[block, 0]
                          + normal[f, 1] * position[block, 1] + normal[f, 2] * position[block, 2])
     return normal, offset

@@ -7,6 +7,28 @@ from numba import njit
 
 
 @njit(cache=True)
+def quat_to_rows(q):
+    """Rows of the rotation matrix A(rho) of a unit quaternion, as three 3-tuples.
+
+    Tuples stay in registers, so kernels that pose many blocks allocate nothing per block.
+
+    Parameters
+    ----------
+    q : (4,) float64
+        Unit quaternion [w, x, y, z].
+
+    Returns
+    -------
+    3-tuple of 3-tuples of float
+        A(rho), taking body-frame vectors to world frame, row by row.
+    """
+    w, x, y, z = q[0], q[1], q[2], q[3]
+    return ((1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - w * z), 2.0 * (x * z + w * y)),
+            (2.0 * (x * y + w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - w * x)),
+            (2.0 * (x * z - w * y), 2.0 * (y * z + w * x), 1.0 - 2.0 * (x * x + y * y)))
+
+
+@njit(cache=True)
 def quat_to_matrix(q):
     """Rotation matrix A(rho) of a unit quaternion.
 
@@ -20,17 +42,11 @@ def quat_to_matrix(q):
     (3, 3) float64
         Rotation matrix taking body-frame vectors to world frame.
     """
-    w, x, y, z = q[0], q[1], q[2], q[3]
+    rows = quat_to_rows(q)
     m = np.empty((3, 3))
-    m[0, 0] = 1.0 - 2.0 * (y * y + z * z)
-    m[0, 1] = 2.0 * (x * y - w * z)
-    m[0, 2] = 2.0 * (x * z + w * y)
-    m[1, 0] = 2.0 * (x * y + w * z)
-    m[1, 1] = 1.0 - 2.0 * (x * x + z * z)
-    m[1, 2] = 2.0 * (y * z - w * x)
-    m[2, 0] = 2.0 * (x * z - w * y)
-    m[2, 1] = 2.0 * (y * z + w * x)
-    m[2, 2] = 1.0 - 2.0 * (x * x + y * y)
+    for i in range(3):
+        for j in range(3):
+            m[i, j] = rows[i][j]
     return m
 
 
@@ -86,3 +102,27 @@ def quat_from_axis_angle(axis, angle_rad):
     axis = axis / np.linalg.norm(axis)
     half = 0.5 * angle_rad
     return np.concatenate([[np.cos(half)], np.sin(half) * axis])
+
+
+@njit(cache=True)
+def quat_conjugate_product(p, q):
+    """conj(p) (x) q as a 4-tuple [w, x, y, z]: for unit quaternions, the rotation q seen in the frame of p."""
+    return (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3],
+            p[0] * q[1] - p[1] * q[0] - p[2] * q[3] + p[3] * q[2],
+            p[0] * q[2] + p[1] * q[3] - p[2] * q[0] - p[3] * q[1],
+            p[0] * q[3] - p[1] * q[2] + p[2] * q[1] - p[3] * q[0])
+
+
+@njit(cache=True)
+def quat_rotate_inverse(q, v):
+    """A(q)^T v as a 3-tuple: a world vector v in the body frame of a unit quaternion q.
+
+    v' = v - 2 w (u x v) + 2 u x (u x v) with q = [w, u].
+    """
+    w, ux, uy, uz = q[0], q[1], q[2], q[3]
+    cx = uy * v[2] - uz * v[1]
+    cy = uz * v[0] - ux * v[2]
+    cz = ux * v[1] - uy * v[0]
+    return (v[0] - 2.0 * w * cx + 2.0 * (uy * cz - uz * cy),
+            v[1] - 2.0 * w * cy + 2.0 * (uz * cx - ux * cz),
+            v[2] - 2.0 * w * cz + 2.0 * (ux * cy - uy * cx))
