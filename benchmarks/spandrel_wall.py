@@ -45,7 +45,8 @@ def timed_run(model, duration, time_step):
     return result, seconds, stamps
 
 
-def row(name, result, seconds, stamps, duration, time_step):
+def row(name, result, seconds, stamps, duration):
+    """One line of the table for a run."""
     document = result.to_dict()
     steps = document["steps"]
     # the progress callback fires about every 1 % of the steps: per-step times of those slices
@@ -53,8 +54,8 @@ def row(name, result, seconds, stamps, duration, time_step):
     events = document["events"]
     tally = document["solver_steps"]
     return (f"{name:<18} {len(document['blocks']):>6} {steps:>6} {seconds:>8.1f} "
-            f"{1e3 * statistics.median(slices):>8.2f} {1e3 * seconds / steps:>8.2f} {duration / seconds:>7.3f} {tally['mean_iterations']:>7.1f} "
-            f"{tally['unconverged_steps']:>5} {len(document['contacts']):>8}  "
+            f"{1e3 * statistics.median(slices):>8.2f} {1e3 * seconds / steps:>8.2f} {duration / seconds:>7.3f} "
+            f"{tally['mean_iterations']:>7.1f} {tally['unconverged_steps']:>5} {len(document['contacts']):>8}  "
             f"collapse {events['collapse']}, first uplift {events['first_uplift']}")
 
 
@@ -73,7 +74,7 @@ def main():
     analyze(spandrel_model([1.0, 0.0, 0.0]), {"type": "dynamic", "duration": 0.005, "time_step": 1e-3})  # compile
     for name, direction in DIRECTIONS.items():
         result, seconds, stamps = timed_run(spandrel_model(direction), args.duration, args.time_step)
-        lines.append(row(name, result, seconds, stamps, args.duration, args.time_step))
+        lines.append(row(name, result, seconds, stamps, args.duration))
         print(lines[-1], flush=True)
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text("\n".join(lines) + "\n")
