@@ -116,9 +116,10 @@ def dynamic_result(model, run, request):
     sliding = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
     states = contact_states(outcome.impulse, outcome.friction, sliding)
     stress = block_stress(mech, state.position, contacts, force)
+    position = np.stack(run["histories"]["position"])  # (n_frames, n_blocks, 3) float64
+    velocity = np.stack(run["histories"]["velocity"])  # (n_frames, n_blocks, 6) float64
     histories = {"t": run["histories"]["t"], "blocks": {
-        ids[i]: {"position": [p[i].tolist() for p in run["histories"]["position"]],
-                 "velocity": [v[i].tolist() for v in run["histories"]["velocity"]]}
+        ids[i]: {"position": position[:, i].tolist(), "velocity": velocity[:, i].tolist()}
         for i in range(mech.n_blocks) if not mech.is_support[i]}}
     extra = {"energy": run["energy"], "events": run["events"], "cancelled": run["cancelled"],
              "stopped_at": run["stopped_at"], "steps": run["steps"], "time_step": request.time_step,
