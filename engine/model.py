@@ -96,6 +96,13 @@ class Mechanics:
     def n_blocks(self):
         return len(self.block_ids)
 
+    @cached_property
+    def inverse_inertia_body(self):
+        """(n_blocks, 3, 3) float64, read-only I_body^-1 (1/(kg m^2)): the body inertia never changes."""
+        inverse = np.linalg.inv(self.inertia_body)
+        inverse.flags.writeable = False
+        return inverse
+
 
 class Model:
     """A masonry model: the document of DESIGN sec. 4, validated, with cached mechanics.

@@ -10,7 +10,6 @@ of r into a different iteration count, hence different impulses): a triple produ
 index order, a dot product as numpy's einsum reduces, in two lanes of a 128-bit register, the
 even and the odd terms apart, then added (``dot3``, ``jacobian_row_dot``).
 """
-import weakref
 
 import numpy as np
 from numba import njit
@@ -26,24 +25,6 @@ MAX_RECOVERY_SPEED = 0.1
 #: warm-started solver chases it every step; 0.2 cuts the iterations of a wall at rest about
 #: four-fold. Open contacts keep the full Phi/h so that impacts close the gap in one step.
 PENETRATION_RECOVERY = 0.2
-
-
-#: I_body^-1 of every Mechanics in use, by id(mechanics): (inverse, weak reference to the mechanics).
-#: The body inertia never changes during a run, and inverting it took 0.1 ms per step at 105 blocks.
-_INVERSE_INERTIA_BODY = {}
-
-
-def inverse_inertia_body(mechanics):
-    """(n_blocks, 3, 3) read-only I_body^-1 (1/(kg m^2)), computed once per Mechanics."""
-    key = id(mechanics)
-    cached = _INVERSE_INERTIA_BODY.get(key)
-    if cached is None or cached[1]() is not mechanics:
-        inverse = np.linalg.inv(mechanics.inertia_body)
-        inverse.flags.writeable = False
-        # the entry leaves with its mechanics, before the id can be reused
-        cached = (inverse, weakref.ref(mechanics, lambda _: _INVERSE_INERTIA_BODY.pop(key, None)))
-        _INVERSE_INERTIA_BODY[key] = cached
-    return cached[0]
 
 
 @njit(cache=True)
@@ -275,7 +256,7 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
     """
     rotations = state.rotation_matrices()
     inverse_mass = inverse_masses(mechanics)
-    inverse_inertia = world_inverse_inertia(inverse_inertia_body(mechanics), rotations, mechanics.is_support)
+    inverse_inertia = world_inverse_inertia(mechanics.inverse_inertia_body, rotations, mechanics.is_support)
     v_start = start_velocity(mechanics, state, support_velocity)
     v_free = free_velocity(mechanics, v_start, rotations, wrench, inverse_mass, inverse_inertia, h,
                            support_velocity is not None)
