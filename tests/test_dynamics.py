@@ -163,9 +163,12 @@ def test_block_slides_down_an_incline_at_g_sin_minus_mu_cos():
 
 def test_block_sticks_on_an_incline_below_the_friction_angle():
     doc = generators.generate("incline", angle_deg=25.0, width=1.0, height=1.0, depth=1.0, friction=0.6)
-    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 1.0, "time_step": 1e-3})
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 1.0, "time_step": 1e-3,
+                                            "output_interval": 0.1})
     t, x, _ = block_track(result, "block")
-    assert np.linalg.norm(x[-1] - x[0]) < 1e-5
+    # it settles into its contact springs (c F / PENETRATION_RECOVERY ~ 10 um), then does not creep
+    assert np.linalg.norm(x[-1] - x[0]) < 5e-5
+    assert np.linalg.norm(x[-1] - x[np.searchsorted(t, 0.2)]) < 1e-7
     assert {c["state"] for c in result.to_dict()["contacts"]} == {"stick"}
 
 
