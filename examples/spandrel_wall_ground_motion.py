@@ -150,6 +150,7 @@ def summary(result, seconds, duration, time_step, direction, keystone, peak_acce
         "seconds_per_step": seconds / max(steps, 1),
         "real_time_factor": duration / seconds,
         "solver_at_end": document["solver"],
+        "solver_steps": document["solver_steps"],
         "keystone_history": {"t": t.tolist(), "displacement": displacement.tolist()},
     }
 
