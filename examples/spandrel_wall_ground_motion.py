@@ -78,6 +78,11 @@ DEFAULT_TIME_STEP = 0.001
 RECORD_DT = 1e-3
 
 
+def default_keystone():
+    """Id of the key stone of the default spandrel wall (white dot of seed 000 fig. 11a)."""
+    return keystone_id(generators.GENERATORS["spandrel_wall"].parameter("voussoirs").default)
+
+
 def sine_amplitude(peak_acceleration):
     """The seed's A = PGA / (4 pi^2 f^2), m."""
     return peak_acceleration / (4.0 * math.pi ** 2 * FREQUENCY ** 2)
@@ -255,7 +260,7 @@ def plot_snapshots_3d(model, result, keystone, path):
 def run_direction(direction, duration, time_step, out, figures=True, peak_acceleration=PEAK_GROUND_ACCELERATION):
     """One run: analysis, summary JSON and figures; returns the summary."""
     model = spandrel_model(direction, peak_acceleration)
-    keystone = keystone_id(generators.GENERATORS["spandrel_wall"].parameter("voussoirs").default)
+    keystone = default_keystone()
     label = f"ground along {direction}, PGA {peak_acceleration / G:g} g, h = {time_step:g} s"
     result, seconds = run(model, duration, time_step, label)
     report = summary(result, seconds, duration, time_step, direction, keystone, peak_acceleration)
@@ -375,7 +380,7 @@ def run_housner(pga, duration, time_step, out):
                            "collapse_reason": events["collapse_reason"], "first_uplift_s": events["first_uplift"],
                            "seconds": seconds}}
     plot_rocking(t, theta, reference, body, pga, out / f"spandrel_rocking_{pga:g}g.png")
-    keystone = keystone_id(generators.GENERATORS["spandrel_wall"].parameter("voussoirs").default)
+    keystone = default_keystone()
     plot_snapshots_3d(model, result, keystone, out / f"spandrel_rocking_{pga:g}g_snapshots.png")
     print(f"PGA {pga:g} g from rest: largest rotation {report['extrados']['largest_rad']:.4f} rad "
           f"(Housner {reference['largest']:.4f}); |theta| > alpha from {beyond} s (Housner {beyond_reference} s); "
