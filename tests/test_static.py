@@ -193,6 +193,7 @@ def test_assigned_joint_law_overrides_the_default_friction():
 
 
 def test_joint_stiffness_sets_the_compliance_per_contact_from_the_joint_area():
+    from engine.contact.assemble import PENETRATION_RECOVERY
     from engine.contact.laws import contact_parameters
     from engine.pipeline import detect
     from engine.state import State
@@ -203,6 +204,44 @@ def test_joint_stiffness_sets_the_compliance_per_contact_from_the_joint_area():
     contacts = detect(model, State.initial(model.mechanics))
     friction, compliance = contact_parameters(model, contacts)
     tributary = 0.3 * 0.3 / 4                                             # 4 corners per joint
-    np.testing.assert_allclose(compliance[:, 0], 1.0 / (1e9 * tributary))
+    np.testing.assert_allclose(compliance[:, 0], PENETRATION_RECOVERY / (1e9 * tributary))
     np.testing.assert_allclose(compliance[:, 1:], 1.0 / (4e8 * tributary))
     np.testing.assert_allclose(friction, 0.8)
+
+
+@pytest.mark.parametrize("stiffness", [1e7, 1e8])
+def test_a_block_on_a_stiff_joint_settles_by_its_weight_over_the_joint_stiffness(stiffness):
+    """A block of weight W on a joint of normal stiffness k (Pa/m) and area A comes to rest
+    W / (k A) lower: the user's stiffness, not one softened by the partial penetration recovery.
+    Settling is overdamped here (damping ratio h sqrt(kA) / (2 PR sqrt(m)) = 0.4-1.3), so 0.3 s
+    at h = 1 ms is many time constants; 1 % tolerance."""
+    width, height, density = 0.3, 0.3, 2000.0
+    doc = generators.generate("column", blocks=1, width=width, depth=width, block_height=height, density=density)
+    doc["joints"]["dry"].update(normal_stiffness=stiffness, shear_stiffness=stiffness)
+    model = Model.from_dict(doc)
+    result = analyze(model, {"type": "dynamic", "duration": 0.3, "time_step": 1e-3}).to_dict()
+    block = next(b for b in result["blocks"] if not b["support"])
+    weight = density * width * width * height * 9.81
+    settlement = height / 2 - block["position"][2]
+    assert settlement == pytest.approx(weight / (stiffness * width * width), rel=0.01)
+
+
+
+@pytest.mark.parametrize("normal_stiffness, shear_stiffness", [(1e11, 1e8), (1e8, 1e11)])
+def test_a_block_pushed_sideways_shears_and_tilts_by_the_joint_stiffnesses(normal_stiffness, shear_stiffness):
+    """A lateral body force F = 0.2 W (below friction) on a w x w x w block on a joint of normal
+    stiffness k_n and shear stiffness k_t (Pa/m), area A: the base shears by F / (k_t A) and the block
+    tilts by F (w/2) / K_rot, with four corner springs k_n A / 4 at w/2 from the axis,
+    K_rot = k_n A w^2 / 4; its centre moves F / (k_t A) + (w/2)^2 F / K_rot sideways. One stiffness
+    is 1000 times the other, so each case checks one of them; 1 % tolerance."""
+    width, density, ratio = 0.3, 2000.0, 0.2
+    doc = generators.generate("column", blocks=1, width=width, depth=width, block_height=width, density=density,
+                              lateral_acceleration=ratio * 9.81)
+    doc["joints"]["dry"].update(normal_stiffness=normal_stiffness, shear_stiffness=shear_stiffness)
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.3, "time_step": 1e-3}).to_dict()
+    block = next(b for b in result["blocks"] if not b["support"])
+    area = width * width
+    force = ratio * density * width ** 3 * 9.81
+    rotational = normal_stiffness * area * width ** 2 / 4
+    expected = force / (shear_stiffness * area) + (width / 2) ** 2 * force / rotational
+    assert block["position"][0] == pytest.approx(expected, rel=0.01)

@@ -23,7 +23,8 @@ MAX_RECOVERY_SPEED = 0.1
 #: Fraction of a penetration removed per step (Baumgarte factor on Phi < 0). With the full
 #: Phi/h of eq. 27, position noise of 1e-9 m becomes rhs noise of 1e-6 m/s at h = 1 ms and the
 #: warm-started solver chases it every step. With E = c/h^2 a contact at rest carries
-#: F = PENETRATION_RECOVERY Phi / c, so this also softens the contact spring at rest.
+#: F = PENETRATION_RECOVERY Phi / c; engine.contact.laws scales the normal compliance of a joint
+#: with stiffness by the same factor, so that its rest stiffness is the one the user gave.
 #: Iterations per step of the 510-block benchmark wall at rest, steps 100-600: 25-70 at 0.2,
 #: 10-38 at 0.1, 3-13 at 0.05 (the rest penetration grows from 0.8 to 3 um). Open contacts keep
 #: the full Phi/h so that impacts close the gap in one step.

@@ -1,12 +1,20 @@
 """Per-contact parameters of the joint laws: friction and compliance (seed 000 eq. 13, 43).
 
 A Coulomb joint with stiffness k (Pa/m) over a joint polygon of area A spread over
-m contact points gives each point the stiffness K = k A / m (N/m); its compliance
-1/K enters E_i = (h^2 K_i)^-1. Joints without stiffness use the model's tiny
-`settings.compliance`, which only selects a unique force solution.
+m contact points gives each point the stiffness K = k A / m (N/m). Its compliance enters
+E_i = c_i / h^2 (eq. 43 with c = 1/K). Along the normal the stabilization removes only the
+fraction PENETRATION_RECOVERY of a penetration per step, b = PR Phi / h, so a contact at rest
+carries F = PR Phi / c_n: the normal entry is c_n = PR / K, which makes that F = K Phi, the
+joint's own stiffness (a spring K with a damper K h / PR in series with the time step).
+Tangentially the stretch fed back as s/h (engine.pipeline.tangential_stretch) gives F = K s
+with c_t = 1 / K. Joints without stiffness use the model's tiny `settings.compliance` in all
+three directions, which only selects a unique force solution (its rest stiffness is
+PR / compliance along the normal).
 """
 import numpy as np
 from numba import njit
+
+from engine.contact.assemble import PENETRATION_RECOVERY
 
 
 def pair_polygon_area(contacts):
@@ -57,7 +65,11 @@ def contact_laws(model, contacts):
 
 
 def contact_parameters(model, contacts):
-    """Friction (n_c,) and compliance (n_c, 3) in m/N for every contact."""
+    """Friction (n_c,) and compliance (n_c, 3) in m/N, as it enters E = c / h^2, of every contact.
+
+    For a joint with stiffness the normal entry is PENETRATION_RECOVERY / K and the tangential ones
+    1 / K, so that a contact at rest carries K times its penetration or stretch (module docstring).
+    """
     table = model.joint_table
     law = contact_laws(model, contacts)              # (n_c,) law of each contact
     friction = table["friction"][law]
@@ -66,8 +78,9 @@ def contact_parameters(model, contacts):
     if stiff.any() and stiff[law].any():
         counts = np.diff(contacts.pair_start)
         tributary = np.repeat(pair_polygon_area(contacts) / np.maximum(counts, 1), counts)   # m^2 per point
-        for column, name in ((slice(0, 1), "normal_stiffness"), (slice(1, 3), "shear_stiffness")):
+        for column, name, recovery in ((slice(0, 1), "normal_stiffness", PENETRATION_RECOVERY),
+                                       (slice(1, 3), "shear_stiffness", 1.0)):
             k = table[name][law] * tributary
             has = np.isfinite(k) & (k > 0)
-            compliance[has, column] = 1.0 / k[has, None]
+            compliance[has, column] = recovery / k[has, None]
     return friction, compliance
