@@ -1,28 +1,31 @@
-"""The result document of DESIGN sec. 5 (format extrados.result/1)."""
+"""The result document of DESIGN sec. 5 (format extrados.result/1).
+
+Beyond the contract fields, a result carries what the engineer reads off the joints:
+
+- each interface: "closed" (it carries compression), "centroid" of the joint polygon,
+  "eccentricity_vector" and "eccentricity" (m) of the centre of pressure from it,
+  "in_polygon", "in_kernel" (central kernel), "shear_utilisation" |V| / (mu N) and the
+  "kernel" polygon (engine.post.joints). A joint that is not closed has no resultant to
+  judge: its eccentricities, in_* and shear_utilisation are null; shear_utilisation is
+  also null where mu N <= 0 (a frictionless joint).
+- "reactions": per support block, the force it applies to the structure (N) and the
+  moment of that force (N m) about "point", the support's centre of mass.
+- "network": counts of stick / slip / open / closed contacts and of the strong and weak
+  networks, with the mean normal force of the closed contacts (engine.post.networks);
+  each contact says "network": "strong", "weak" or null (open).
+"""
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.post.interfaces import interface_resultants
+from engine.post.joints import joint_admissibility, support_reactions
+from engine.post.networks import contact_network, contact_states
 from engine.post.stress import block_stress
+from engine.post.thrust import thrust_line_documents
 from engine.tolerance import TOL
 
 FORMAT = "extrados.result/1"
-
-
-def contact_states(impulse, friction, sliding):
-    """'open', 'stick' or 'slip' for each contact.
-
-    open: normal impulse below TOL.open_contact_relative of the largest;
-    slip: the force lies on the Coulomb cone (|t| >= (1 - TOL.slip_relative) mu n) and the
-    contact slides (`sliding`, (n_c,) bool); stick otherwise.
-    """
-    normal = impulse[:, 0]
-    tangential = np.linalg.norm(impulse[:, 1:], axis=1)
-    largest = np.abs(normal).max(initial=0.0)
-    is_open = normal <= TOL.open_contact_relative * largest
-    on_cone = tangential >= (1.0 - TOL.slip_relative) * friction * normal
-    return np.where(is_open, "open", np.where(on_cone & sliding, "slip", "stick"))
 
 
 @dataclass
@@ -36,6 +39,8 @@ class Result:
     contacts: list
     interfaces: list
     load_factor: float = None
+    reactions: list = field(default_factory=list)
+    network: dict = field(default_factory=dict)
     thrust_lines: list = field(default_factory=list)
     frames: list = field(default_factory=list)
     histories: dict = field(default_factory=dict)
@@ -44,7 +49,8 @@ class Result:
     def to_dict(self):
         doc = {"format": FORMAT, "analysis": self.analysis, "stable": self.stable, "load_factor": self.load_factor,
                "solver": self.solver, "blocks": self.blocks, "contacts": self.contacts,
-               "interfaces": self.interfaces, "thrust_lines": self.thrust_lines, "frames": self.frames,
+               "interfaces": self.interfaces, "reactions": self.reactions, "network": self.network,
+               "thrust_lines": self.thrust_lines, "frames": self.frames,
                "histories": self.histories}
         doc.update(self.extra)
         return doc
@@ -66,25 +72,71 @@ def _block_documents(mech, position, orientation, velocity, stress):
              "stress": _rounded(stress[i]), "support": bool(mech.is_support[i])} for i in range(mech.n_blocks)]
 
 
-def _contact_documents(ids, contacts, frame, force, states):
+def _contact_documents(ids, contacts, frame, force, states, network):
+    membership = np.where(network.strong, "strong", np.where(network.weak, "weak", ""))
     return [{"blocks": [ids[b], ids[a]], "point": _rounded(p), "normal": _rounded(n), "force": _rounded(f),
-             "gap": float(g), "state": str(s)}
-            for a, b, p, n, f, g, s in zip(contacts.body_a, contacts.body_b, contacts.point, frame[:, 0], force,
-                                           contacts.gap, states)]
+             "gap": float(g), "state": str(s), "network": str(m) or None}
+            for a, b, p, n, f, g, s, m in zip(contacts.body_a, contacts.body_b, contacts.point, frame[:, 0], force,
+                                              contacts.gap, states, membership)]
 
 
-def _interface_documents(ids, contacts, frame, force):
-    joints = interface_resultants(contacts, frame, force)
+def _when_closed(closed, value):
+    """The value where the joint is closed and the value is finite, else None (null)."""
+    return value if closed and np.all(np.isfinite(value)) else None
+
+
+def _interface_documents(ids, contacts, joints, admissible):
     documents = []
     for k in range(len(joints.normal_force)):
         s, e = joints.polygon_start[k], joints.polygon_start[k + 1]
+        closed = bool(admissible.closed[k])
         documents.append({
             "blocks": [ids[joints.body_first[k]], ids[joints.body_second[k]]],
             "normal": _rounded(joints.normal[k]), "force": _rounded(joints.force[k]),
             "moment": _rounded(joints.moment[k]), "centre": _rounded(joints.centre[k]),
             "normal_force": float(joints.normal_force[k]), "shear_force": float(joints.shear_force[k]),
-            "polygon": _rounded(contacts.point[s:e])})
+            "polygon": _rounded(contacts.point[s:e]),
+            "closed": closed, "centroid": _rounded(admissible.centroid[k]),
+            "eccentricity_vector": _when_closed(closed, _rounded(admissible.eccentricity_vector[k])),
+            "eccentricity": _when_closed(closed, float(admissible.eccentricity[k])),
+            "in_polygon": _when_closed(closed, bool(admissible.in_polygon[k])),
+            "in_kernel": _when_closed(closed, bool(admissible.in_kernel[k])),
+            "shear_utilisation": _when_closed(closed, float(admissible.shear_utilisation[k])),
+            "kernel": _rounded(admissible.kernel[admissible.kernel_start[k]:admissible.kernel_start[k + 1]])})
     return documents
+
+
+def _reaction_documents(ids, reactions):
+    return [{"block": ids[b], "force": _rounded(f), "moment": _rounded(m), "point": _rounded(p)}
+            for b, f, m, p in zip(reactions.block, reactions.force, reactions.moment, reactions.point)]
+
+
+def _force_documents(mech, position, outcome, force, states):
+    """Contact, interface, reaction and network documents of one configuration.
+
+    Parameters
+    ----------
+    mech : Mechanics
+    position : (n_blocks, 3) float64, m, centres of mass
+    outcome : StepOutcome (contacts, frame, friction)
+    force : (n_c, 3) float64, N, world-frame force on body_b from body_a
+    states : (n_c,) str, `contact_states`
+
+    Returns
+    -------
+    dict with keys contacts, interfaces, reactions, network, thrust_lines (the effective thrust line
+    of engine.post.thrust, when a chain of blocks between two supports is found)
+    """
+    contacts, frame = outcome.contacts, outcome.frame
+    ids = mech.block_ids
+    joints = interface_resultants(contacts, frame, force)
+    network = contact_network(states, np.einsum("ni,ni->n", force, frame[:, 0]))
+    return {"contacts": _contact_documents(ids, contacts, frame, force, states, network),
+            "interfaces": _interface_documents(ids, contacts, joints,
+                                               joint_admissibility(joints, contacts.point, outcome.friction)),
+            "reactions": _reaction_documents(ids, support_reactions(joints, mech.is_support, position)),
+            "network": dict(network.counts, mean_normal_force=network.mean_normal_force),
+            "thrust_lines": thrust_line_documents(mech, joints)}
 
 
 def static_result(model, solution, analysis="static", load_factor=None, extra=None):
@@ -92,7 +144,6 @@ def static_result(model, solution, analysis="static", load_factor=None, extra=No
     mech = model.mechanics
     outcome = solution.outcome
     contacts = outcome.contacts
-    ids = mech.block_ids
     stress = block_stress(mech, mech.position0, contacts, solution.force)
     orientation = np.tile([1.0, 0.0, 0.0, 0.0], (mech.n_blocks, 1))
     blocks = _block_documents(mech, mech.position0, orientation, solution.velocity, stress)
@@ -101,9 +152,8 @@ def static_result(model, solution, analysis="static", load_factor=None, extra=No
     more = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed)}
     more.update(extra or {})
     return Result(analysis, bool(solution.stable), _solver_document(outcome.solver), blocks,
-                  _contact_documents(ids, contacts, outcome.frame, solution.force, states),
-                  _interface_documents(ids, contacts, outcome.frame, solution.force),
-                  load_factor=load_factor, extra=more)
+                  load_factor=load_factor, extra=more,
+                  **_force_documents(mech, mech.position0, outcome, solution.force, states))
 
 
 def dynamic_result(model, run, request):
@@ -126,6 +176,5 @@ def dynamic_result(model, run, request):
              "solver_steps": run["solver_steps"]}
     return Result("dynamic", not run["events"]["collapsed"], _solver_document(outcome.solver),
                   _block_documents(mech, state.position, state.orientation, outcome.velocity, stress),
-                  _contact_documents(ids, contacts, outcome.frame, force, states),
-                  _interface_documents(ids, contacts, outcome.frame, force),
-                  frames=run["frames"], histories=histories, extra=extra)
+                  frames=run["frames"], histories=histories, extra=extra,
+                  **_force_documents(mech, state.position, outcome, force, states))

@@ -25,6 +25,10 @@ class Tolerance:
     open_contact_relative: float = 1e-9
     #: A tangential force within this fraction of mu*N is sliding (on the cone surface).
     slip_relative: float = 1e-4
+    #: A closed contact belongs to the strong network (seed 001) when its normal force exceeds the
+    #: mean of the closed contacts by more than this fraction of it: ten times the relative accuracy
+    #: of a static solve (1e-7), so equal forces (a symmetric joint) do not split at random.
+    network_mean_relative: float = 1e-6
     #: Static verdict: the structure stands when the largest point velocity after one
     #: static step (h = 1 s) is below this fraction of the load scale g*h; ten times the
     #: velocity noise of an iterative solve at relative residual 1e-7.

@@ -1,0 +1,74 @@
+"""Contact states and the strong and weak force networks (seed 001 sec. 5.1, figs. 25-27).
+
+Each contact is sticking (|R_T| < mu R_N), sliding (|R_T| = mu R_N) or open (no
+contact force though within the envelope). Among the closed contacts (sticking or
+sliding), the strong network carries a normal force above the mean normal force of the
+closed contacts, the weak network the rest.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.tolerance import TOL
+
+STATES = ("stick", "slip", "open")
+
+
+@dataclass(frozen=True)
+class ContactNetwork:
+    """Strong and weak networks of the closed contacts and the number of contacts in each state."""
+
+    strong: np.ndarray        # (n_c,) bool, closed, normal force above the mean
+    weak: np.ndarray          # (n_c,) bool, closed, normal force at or below the mean
+    mean_normal_force: float  # N, over the closed contacts; 0 when none is closed
+    counts: dict              # {"stick", "slip", "open", "closed", "strong", "weak"}: int
+
+
+def contact_states(impulse, friction, sliding):
+    """'open', 'stick' or 'slip' for each contact.
+
+    Parameters
+    ----------
+    impulse : (n_c, 3) float64, N s (or N), in the contact frame (n, u, v)
+    friction : (n_c,) float64
+    sliding : (n_c,) bool, the contact slides (its tangential velocity is not negligible)
+
+    Returns
+    -------
+    (n_c,) str
+        open: normal impulse at or below TOL.open_contact_relative of the largest;
+        slip: the impulse lies on the Coulomb cone (|t| >= (1 - TOL.slip_relative) mu n)
+        and the contact slides; stick otherwise.
+    """
+    normal = impulse[:, 0]
+    tangential = np.linalg.norm(impulse[:, 1:], axis=1)
+    largest = np.abs(normal).max(initial=0.0)
+    is_open = normal <= TOL.open_contact_relative * largest
+    on_cone = tangential >= (1.0 - TOL.slip_relative) * friction * normal
+    return np.where(is_open, "open", np.where(on_cone & sliding, "slip", "stick"))
+
+
+def contact_network(states, normal_force):
+    """Strong and weak networks and state counts of the contacts (seed 001 figs. 25-27).
+
+    A closed contact is strong when its normal force exceeds the mean over the closed
+    contacts by more than TOL.network_mean_relative of that mean, so that forces equal
+    up to solver noise (a symmetric joint) all fall in the weak network.
+
+    Parameters
+    ----------
+    states : (n_c,) str, 'stick', 'slip' or 'open' (`contact_states`)
+    normal_force : (n_c,) float64, N, compression positive
+
+    Returns
+    -------
+    ContactNetwork
+    """
+    states = np.asarray(states)
+    closed = states != "open"
+    mean = float(normal_force[closed].mean()) if closed.any() else 0.0
+    strong = closed & (normal_force > mean + TOL.network_mean_relative * abs(mean))
+    weak = closed & ~strong
+    counts = {state: int(np.count_nonzero(states == state)) for state in STATES}
+    counts.update(closed=int(closed.sum()), strong=int(strong.sum()), weak=int(weak.sum()))
+    return ContactNetwork(strong, weak, mean, counts)
