@@ -19,6 +19,8 @@ def _parser():
     analyze.add_argument("--duration", type=float, help="dynamic: simulated time (s)")
     analyze.add_argument("--time-step", type=float, help="dynamic: time step h (s), default 0.001")
     analyze.add_argument("--output-interval", type=float, help="dynamic: time between frames (s)")
+    analyze.add_argument("--max-factor", type=float, help="load_factor: largest factor of the live loads tried "
+                                                          "(default 10)")
     analyze.add_argument("--ground-record", help="dynamic: accelerogram text file, two columns (t, a) or four "
                                                  "(t, ax, ay, az), m/s^2; replaces the model's support_motion")
     analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
@@ -51,6 +53,11 @@ def _summary(result):
             lines.append(f"WARNING: the solver did not converge in {steps['unconverged_steps']} of {steps['steps']} "
                          f"steps (first at t = {steps['first_unconverged_t']:.4g} s, worst residual "
                          f"{steps['worst_residual']:.2e}); raise settings.max_iterations or shorten the time step")
+    if doc["analysis"] == "load_factor":
+        report = doc["load_factor_report"]
+        factors = {key: "none" if report[key] is None else f"{report[key]:.4g}" for key in ("nscd", "limit_analysis")}
+        lines.append(f"load factor: {report['status']}, NSCD {factors['nscd']}, limit analysis (LP) "
+                     f"{factors['limit_analysis']}, {report['solves']} static solves")
     if doc["interfaces"]:
         worst = max(doc["interfaces"], key=lambda j: j["normal_force"])
         lines.append(f"largest joint force: {worst['normal_force']:.1f} N between {worst['blocks'][0]} and "
@@ -74,6 +81,10 @@ def _analysis_request(args):
             if args.analysis != "dynamic":
                 raise ModelError(f"--{option.replace('_', '-')} applies to a dynamic analysis only")
             request[key] = value
+    if args.max_factor is not None:
+        if args.analysis != "load_factor":
+            raise ModelError("--max-factor applies to a load_factor analysis only")
+        request["max_factor"] = args.max_factor
     return request
 
 

@@ -58,6 +58,16 @@ class Tolerance:
     #: Broad-phase fat boxes reach this times the envelope beyond the envelope boxes; the sweep
     #: runs again only when a block leaves its fat box. Only speed depends on it, not the pairs.
     broad_phase_margin_relative: float = 1.0
+    #: Load factor: an LP optimum within this fraction of max_factor has reached it (HiGHS's
+    #: feasibility tolerance is 1e-7, a hundred times smaller).
+    load_factor_relative: float = 1e-5
+    #: Load factor bisection: a bracket narrower than this times max_factor ends the search even
+    #: when the relative tolerance cannot be met (a factor of zero: the dead loads are at collapse).
+    load_factor_floor_relative: float = 1e-6
+    #: Mechanism of a failing static solve: a contact point opens, or a joint slides, when its
+    #: relative velocity exceeds this fraction of the largest point speed; two orders above the
+    #: velocity noise of a solve at relative residual 1e-7 even close to collapse.
+    mechanism_velocity_relative: float = 1e-2
 
 
 TOL = Tolerance()

@@ -1,11 +1,13 @@
 """`analyze(model, analysis)`: the one entry point of every door (Python, CLI, HTTP)."""
 from engine.analysis.dynamic import DynamicRequest, run_dynamic
+from engine.analysis.load_factor import LoadFactorRequest, run_load_factor
 from engine.analysis.static import solve_static
 from engine.errors import ModelError
 from engine.model import Model
 from engine.result import dynamic_result, static_result
 
-ANALYSIS_FIELDS = {"static": {"type"}, "dynamic": set(DynamicRequest.FIELDS)}
+ANALYSIS_FIELDS = {"static": {"type"}, "load_factor": set(LoadFactorRequest.FIELDS),
+                   "dynamic": set(DynamicRequest.FIELDS)}
 
 
 def validated_request(analysis):
@@ -18,8 +20,6 @@ def validated_request(analysis):
         raise ModelError("the analysis request must be an object", path="analysis")
     kind = analysis.get("type")
     if kind not in ANALYSIS_FIELDS:
-        if kind == "load_factor":
-            raise ModelError(f"analysis type '{kind}' is not available yet", path="analysis.type")
         raise ModelError(f"unknown analysis type {kind!r} (expected one of {sorted(ANALYSIS_FIELDS)})",
                          path="analysis.type")
     unknown = set(analysis) - ANALYSIS_FIELDS[kind]
@@ -27,6 +27,16 @@ def validated_request(analysis):
         raise ModelError(f"unknown field '{sorted(unknown)[0]}' for a {kind} analysis",
                          path=f"analysis.{sorted(unknown)[0]}")
     return dict(analysis)
+
+
+def load_factor_result(model, request):
+    """Result of a load factor analysis: stable when the dead loads stand, load_factor the NSCD value,
+    forces and interfaces of the static solution at the largest standing factor (at factor 0 when
+    even that fails), and the report of both methods in ``load_factor_report``."""
+    search, report = run_load_factor(model, request)
+    solution = search.standing if search.standing is not None else search.failing
+    return static_result(model, solution, analysis="load_factor", load_factor=search.standing_factor,
+                         extra={"load_factor_report": report})
 
 
 def analyze(model, analysis=None, progress=None, cancel=None):
@@ -53,5 +63,7 @@ def analyze(model, analysis=None, progress=None, cancel=None):
     if request["type"] == "dynamic":
         dynamic = DynamicRequest.from_dict(request)
         return dynamic_result(model, run_dynamic(model, dynamic, progress, cancel), dynamic)
+    if request["type"] == "load_factor":
+        return load_factor_result(model, LoadFactorRequest.from_dict(request))
     solution = solve_static(model, live_factor=1.0)
     return static_result(model, solution, analysis=request["type"])

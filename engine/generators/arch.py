@@ -73,8 +73,9 @@ def arch_point_load(radius, thickness, voussoirs, angle_from_crown_deg, magnitud
     """A vertical point load on the extrados at an angle from the crown (DESIGN sec. 7 load-factor case).
 
     The line of action is that of a load on the circular extrados at angle beta
-    from the crown, x = (R + t/2) sin beta (beta > 0 toward +x; the quarter span
-    x = R/2 of the centreline is beta = 30 deg). The load goes on the voussoir
+    from the crown, x = (R + t/2) sin beta (beta > 0 toward +x; a load at the quarter
+    span x = R/2 is at beta = asin(R / (2 R + t)), 27.72 deg for t/R = 0.15, not at
+    30 deg, which is x = R/2 on the centreline only). The load goes on the voussoir
     whose extrados spans that x, at the point of its extrados chord above it
     (mid-depth, y = 0), so the point lies on the block's surface. On a joint it
     goes on the voussoir on the -x side (at the crown of an even arch: v{n/2-1}).
