@@ -13,17 +13,36 @@ Beyond the contract fields, a result carries what the engineer reads off the joi
 - "network": counts of stick / slip / open / closed contacts and of the strong and weak
   networks, with the mean normal force of the closed contacts (engine.post.networks);
   each contact says "network": "strong", "weak" or null (open).
+- each block: "stress", the average stress tensor (Pa, tension positive; stress[i][k] is force
+  component i times arm component k, seed 001 eq. 24) from the contact forces and point loads
+  (eq. 35), with the rotational inertia terms of eq. 55 in a dynamic result (taken over the last
+  step); "principal_stress": {"values": ascending, the most compressive first (Pa),
+  "directions": the unit direction of each value}; "p" = -tr / 3 and "q" = sqrt(3/2 s : s) (Pa);
+  "stress_asymmetry", seed 001 eq. 57 (0 for a symmetric tensor) (engine.post.stress).
+- "stress_summary": volume-weighted averages per course ("layers", bottom up: name, blocks, volume,
+  z, stress, p, q) and over every movable block ("structure"), seed 001 Table I.
+- dynamic results also carry "network_history" (t and, per output frame after t = 0, the counts of
+  stick / slip / open / closed / strong / weak contacts and the mean normal force of the closed
+  ones, seed 001 figs. 25-27) and "strain" (engine.post.strain): for a wall whose block centroids
+  lie in a plane, the plane, the centroid triangles, the thresholds, the cumulated dilation and
+  shear of each cell at the end, and per output frame their area-weighted means and the
+  macroscopic strain indicator (seed 001 eq. 18-19, 59); null for any other structure.
+- a non-finite number in these added fields is written null.
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.analysis.dynamic import step_contact_states
 from engine.post.interfaces import interface_resultants
 from engine.post.joints import joint_admissibility, support_reactions
 from engine.post.networks import contact_network, contact_states
-from engine.post.stress import block_stress
+from engine.post.strain import DILATION_THRESHOLD, SHEAR_THRESHOLD, cumulated_strain, strain_cells
+from engine.post.stress import (
+    block_stress, point_loads, principal_stresses, step_rotation, stress_asymmetry, stress_invariants,
+    stress_summary,
+)
 from engine.post.thrust import thrust_line_documents
-from engine.tolerance import TOL
 
 FORMAT = "extrados.result/1"
 
@@ -65,11 +84,28 @@ def _solver_document(report):
             "converged": bool(report.converged), "seconds": float(report.seconds)}
 
 
+def _json_safe(value):
+    """The value with every non-finite float (nested in lists and dicts) replaced by None."""
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    return value
+
+
 def _block_documents(mech, position, orientation, velocity, stress):
     ids = mech.block_ids
+    values, directions = principal_stresses(stress)
+    p, q = stress_invariants(stress)
+    asymmetry = stress_asymmetry(stress)
     return [{"id": ids[i], "position": _rounded(position[i]), "orientation": _rounded(orientation[i]),
              "velocity": _rounded(velocity[i, :3]), "angular_velocity": _rounded(velocity[i, 3:]),
-             "stress": _rounded(stress[i]), "support": bool(mech.is_support[i])} for i in range(mech.n_blocks)]
+             "stress": _rounded(stress[i]), "support": bool(mech.is_support[i]),
+             **_json_safe({"principal_stress": {"values": _rounded(values[i]), "directions": _rounded(directions[i])},
+                           "p": float(p[i]), "q": float(q[i]), "stress_asymmetry": float(asymmetry[i])})}
+            for i in range(mech.n_blocks)]
 
 
 def _contact_documents(ids, contacts, frame, force, states, network):
@@ -139,17 +175,46 @@ def _force_documents(mech, position, outcome, force, states):
             "thrust_lines": thrust_line_documents(mech, joints)}
 
 
+def _strain_document(mech, t, position):
+    """The "strain" document of a dynamic result (engine.post.strain), None unless the movable
+    blocks' centroids span an in-plane wall.
+
+    Parameters
+    ----------
+    mech : Mechanics
+    t : (n_frames,) float64, s, frame times
+    position : (n_frames, n_blocks, 3) float64, m, centres of mass at the frames
+    """
+    cells = strain_cells(mech)
+    if cells is None:
+        return None
+    history = cumulated_strain(cells, np.asarray(t, float), position)
+    ids = [mech.block_ids[i] for i in cells.blocks]
+    weight = cells.cell_area / cells.cell_area.sum()
+    return {"plane": {"origin": _rounded(cells.plane.origin), "axes": _rounded(cells.plane.axes),
+                      "normal": _rounded(cells.plane.normal)},
+            "blocks": ids, "triangles": [[ids[v] for v in triangle] for triangle in cells.triangles],
+            "thresholds": {"dilation": DILATION_THRESHOLD, "shear": SHEAR_THRESHOLD},
+            "dilation": _rounded(history.dilation[-1]), "shear": _rounded(history.shear[-1]),
+            "history": {"t": _rounded(history.t), "indicator": _rounded(history.indicator),
+                        "mean_dilation": _rounded(history.dilation @ weight),
+                        "mean_shear": _rounded(history.shear @ weight)}}
+
+
 def static_result(model, solution, analysis="static", load_factor=None, extra=None):
     """Write a StaticSolution as a Result (DESIGN sec. 5)."""
     mech = model.mechanics
     outcome = solution.outcome
     contacts = outcome.contacts
-    stress = block_stress(mech, mech.position0, contacts, solution.force)
+    # a static analysis solves at live factor 1; a load factor result at its standing factor (0 when none stands)
+    live_factor = 1.0 if analysis == "static" else (load_factor or 0.0)
+    stress = block_stress(mech, mech.position0, contacts, solution.force, point_loads(model, live_factor))
     orientation = np.tile([1.0, 0.0, 0.0, 0.0], (mech.n_blocks, 1))
     blocks = _block_documents(mech, mech.position0, orientation, solution.velocity, stress)
     # a static solution that stands has no sliding contact; one that does not stand is a mechanism
     states = contact_states(outcome.impulse, outcome.friction, np.full(len(contacts.gap), not solution.stable))
-    more = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed)}
+    more = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed),
+            "stress_summary": _json_safe(stress_summary(mech, mech.position0, stress))}
     more.update(extra or {})
     return Result(analysis, bool(solution.stable), _solver_document(outcome.solver), blocks,
                   load_factor=load_factor, extra=more,
@@ -160,20 +225,25 @@ def dynamic_result(model, run, request):
     """Write the outcome of `run_dynamic` as a Result: final forces, frames, histories, energy, events."""
     mech = model.mechanics
     ids = mech.block_ids
-    state, outcome = run["state"], run["outcome"]
-    force = np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / request.time_step
+    state, outcome, start = run["state"], run["outcome"], run["last_step_start"]
+    h = request.time_step
+    force = np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / h
     contacts = outcome.contacts
-    sliding = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
-    states = contact_states(outcome.impulse, outcome.friction, sliding)
-    stress = block_stress(mech, state.position, contacts, force)
+    states = step_contact_states(outcome)
+    # eq. 55 over the last step, in the configuration its contacts were found in
+    stress = block_stress(mech, start.position, contacts, force, point_loads(model),
+                          step_rotation(start.orientation, start.velocity, outcome.velocity, h))
     position = np.stack(run["histories"]["position"])  # (n_frames, n_blocks, 3) float64
     velocity = np.stack(run["histories"]["velocity"])  # (n_frames, n_blocks, 6) float64
     histories = {"t": run["histories"]["t"], "blocks": {
         ids[i]: {"position": position[:, i].tolist(), "velocity": velocity[:, i].tolist()}
         for i in range(mech.n_blocks) if not mech.is_support[i]}}
     extra = {"energy": run["energy"], "events": run["events"], "cancelled": run["cancelled"],
-             "stopped_at": run["stopped_at"], "steps": run["steps"], "time_step": request.time_step,
-             "solver_steps": run["solver_steps"]}
+             "stopped_at": run["stopped_at"], "steps": run["steps"], "time_step": h,
+             "solver_steps": run["solver_steps"],
+             "stress_summary": _json_safe(stress_summary(mech, state.position, stress)),
+             "network_history": _json_safe(run["network_history"]),
+             "strain": _json_safe(_strain_document(mech, run["histories"]["t"], position))}
     return Result("dynamic", not run["events"]["collapsed"], _solver_document(outcome.solver),
                   _block_documents(mech, state.position, state.orientation, outcome.velocity, stress),
                   frames=run["frames"], histories=histories, extra=extra,

@@ -68,6 +68,17 @@ class Tolerance:
     #: relative velocity exceeds this fraction of the largest point speed; two orders above the
     #: velocity noise of a solve at relative residual 1e-7 even close to collapse.
     mechanism_velocity_relative: float = 1e-2
+    #: Stress averages per course (seed 001 Table I): block centres within this fraction of the
+    #: median block height above a layer's lowest centre are one layer; half a course keeps
+    #: neighbouring courses apart yet gathers a course drawn a few mm out of level.
+    layer_band_relative: float = 0.5
+    #: Strain cells (seed 001 eq. 14-17): the block centroids span an in-plane wall when their
+    #: spread off their best-fit plane is below this fraction of their spread in it (1 mm over
+    #: 1 m: a wall drawn with centroids a little out of line is still a wall).
+    wall_plane_relative: float = 1e-3
+    #: A Delaunay triangle of block centroids thinner than this fraction of the median triangle
+    #: area is a sliver of collinear centroids (a straight hull edge): its gradient is noise, left out.
+    strain_cell_area_relative: float = 1e-6
 
 
 TOL = Tolerance()

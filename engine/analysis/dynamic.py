@@ -2,7 +2,9 @@
 
 Each step runs the same pipeline as statics (detect -> assemble -> solve -> integrate)
 with warm starting from persistent contact ids; supports move with the prescribed
-velocity, which the contact right-hand side sees (DESIGN sec. 3).
+velocity, which the contact right-hand side sees (DESIGN sec. 3). At each output frame the
+run records positions, velocities, energy and the contact states and networks of the step
+(seed 001 figs. 25-27); it keeps the start of the last step for the stress of eq. 55.
 """
 from dataclasses import dataclass
 
@@ -14,7 +16,9 @@ from engine.dynamics.support_motion import support_motion_from_document
 from engine.errors import ModelError
 from engine.pipeline import StepSettings, detect, step
 from engine.post.energy import EnergyAccount, kinetic_energy, load_power, support_power
+from engine.post.networks import contact_network, contact_states
 from engine.state import State
+from engine.tolerance import TOL
 
 #: Default collapse threshold as a fraction of the median block size (diagonal).
 COLLAPSE_FRACTION = 0.25
@@ -97,6 +101,34 @@ class SolverTally:
                 "mean_iterations": self.iterations / max(self.steps, 1), "most_iterations": self.most_iterations}
 
 
+@dataclass(frozen=True)
+class StepStart:
+    """Where a step started: the configuration its contacts were found in and its start velocity."""
+
+    position: np.ndarray     # (n_blocks, 3) float64, m
+    orientation: np.ndarray  # (n_blocks, 4) float64, [w, x, y, z]
+    velocity: np.ndarray     # (n_blocks, 6) float64, [m/s, rad/s], world
+
+
+def step_contact_states(outcome):
+    """(n_c,) 'stick', 'slip' or 'open' of a step's contacts: sliding where the tangential
+    relative velocity at the end of the step exceeds TOL.event_speed."""
+    sliding = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
+    return contact_states(outcome.impulse, outcome.friction, sliding)
+
+
+def network_counts(outcome, h):
+    """Contact state and strong/weak network counts of a step, with the mean normal force (N) of
+    its closed contacts (engine.post.networks, seed 001 figs. 25-27).
+
+    Returns
+    -------
+    dict: stick, slip, open, closed, strong, weak (int) and mean_normal_force (float)
+    """
+    network = contact_network(step_contact_states(outcome), outcome.impulse[:, 0] / h)
+    return dict(network.counts, mean_normal_force=network.mean_normal_force)
+
+
 def _frame(state, t):
     return {"t": t, "positions": state.position.tolist(), "orientations": state.orientation.tolist()}
 
@@ -120,7 +152,9 @@ def run_dynamic(model, request, progress=None, cancel=None):
     Returns
     -------
     dict with keys state, outcome, frames, histories, energy, events, cancelled, stopped_at, steps,
-    solver_steps (SolverTally.to_dict)
+    solver_steps (SolverTally.to_dict), last_step_start (StepStart of the last step) and
+    network_history ({"t": [...], "stick": [...], "slip", "open", "closed", "strong", "weak",
+    "mean_normal_force"}: the contact counts of the step ending at each output frame after t = 0)
     """
     mech = model.mechanics
     settings = model.settings
@@ -136,6 +170,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
     energy = EnergyAccount(kinetic0=0.0)
     frames, energies = [], []
     histories = {"t": [], "position": [], "velocity": []}
+    network_history = {"t": []}
 
     def record(t, velocity):
         frames.append(_frame(state, t))
@@ -144,7 +179,13 @@ def run_dynamic(model, request, progress=None, cancel=None):
         histories["velocity"].append(velocity.copy())
         energies.append(energy.record(t))
 
+    def record_network(t):
+        network_history["t"].append(t)
+        for key, value in network_counts(outcome, h).items():
+            network_history.setdefault(key, []).append(value)
+
     record(0.0, np.zeros((mech.n_blocks, 6)))
+    start_velocity = np.zeros((mech.n_blocks, 6))  # (n_blocks, 6) float64, twists at the start of the next step
     tolerance = settings.get("tolerance", DYNAMIC_TOLERANCE)
     outcome, cancelled, stopped_at = None, False, None
     tally = SolverTally()
@@ -155,7 +196,9 @@ def run_dynamic(model, request, progress=None, cancel=None):
         step_settings = StepSettings(time_step=h, wrench=wrench, solver=settings["solver"],
                                      tolerance=tolerance, max_iterations=settings["max_iterations"],
                                      support_velocity=support_velocity, restitution=request.restitution)
+        start = StepStart(state.position, state.orientation, start_velocity)
         outcome = step(model, state, step_settings)
+        start_velocity = outcome.velocity
         tally.add(t, outcome.solver)
         ground = motion.displacement(t) if motion else None
         if motion:
@@ -170,6 +213,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
                       displacement, mech.is_support, mech.block_ids)
         if k % every == 0 or k == n_steps:
             record(t, outcome.velocity)
+            record_network(t)
         if progress is not None and (k % report_every == 0 or k == n_steps):
             progress(k / n_steps)
         if cancel is not None and cancel():
@@ -180,7 +224,8 @@ def run_dynamic(model, request, progress=None, cancel=None):
             break
     if stopped_at is not None and histories["t"][-1] != stopped_at:
         record(stopped_at, outcome.velocity)
+        record_network(stopped_at)
     return {"state": state, "outcome": outcome, "frames": frames, "histories": histories, "energy": energies,
             "events": watch.to_dict(), "cancelled": cancelled, "stopped_at": stopped_at, "steps": k,
-            "solver_steps": tally.to_dict()}
+            "solver_steps": tally.to_dict(), "last_step_start": start, "network_history": network_history}
 
