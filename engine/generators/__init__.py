@@ -268,11 +268,13 @@ def described_parameters(function, descriptions):
                  for name, argument in signature.items())
 
 
-from engine.generators import arch, block, column, incline, spandrel, stack, wall  # noqa: E402  (they use the above)
+from engine.generators import (  # noqa: E402  (they use the above)
+    arch, block, column, cylinder, incline, spandrel, stack, wall, wall_gap,
+)
 
 GENERATORS = {generator.name: generator for generator in (
     arch.GENERATOR, wall.GENERATOR, column.GENERATOR, incline.GENERATOR, stack.GENERATOR, block.GENERATOR,
-    spandrel.GENERATOR)}
+    spandrel.GENERATOR, wall_gap.GENERATOR, cylinder.GENERATOR)}
 
 
 def generate(name, **params):
