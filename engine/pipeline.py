@@ -50,10 +50,10 @@ class StepOutcome:
 
 def detect(model, state):
     """Stage 1: contacts with gap below the envelope (seed 000 sec. 2.2, 2.5), reusing and
-    updating what the state's last detection kept."""
+    updating what the state's last detection kept; none with a block the state marks inactive."""
     mech = model.mechanics
     return detect_contacts(mech.polyhedra, state.position, state.orientation, mech.is_support,
-                           model.settings["envelope"], state.detection_cache)
+                           model.settings["envelope"], state.detection_cache, state.active)
 
 
 @njit(cache=True)
@@ -182,6 +182,10 @@ def solve_step(model, state, settings, contacts=None):
     remember_contacts(state, keys, report.gamma,
                       tangential_stretch(frame, report.gamma, compliance, settings.time_step))
     velocity = v_free + problem.velocity(report.gamma)
+    if state.active is not None:
+        # unbuilt blocks (construction, seed 001 sec. 4.3.1) have no contacts; holding their
+        # velocity at zero keeps them where they were drawn, free of gravity
+        velocity[~state.active] = 0.0
     return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, problem.contact_velocity(velocity))
 
 

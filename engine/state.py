@@ -4,6 +4,11 @@ Angular velocities are kept in the world frame; the world inertia follows the
 current rotation (I_w = A I_body A^T). The impulses of the last step, kept to warm start the
 next one, are found by contact key through an open-addressing hash index (``key_index``); what
 the last contact detection found, kept to speed up the next, is in ``detection_cache``.
+
+A construction history (seed 001 sec. 4.3.1) builds a structure in stages without rebuilding the
+model: ``active`` marks the blocks already built. Block indices, hence contact keys and warm
+impulses, stay the same from one stage to the next. Unbuilt blocks touch nothing and do not move
+(engine.pipeline). ``active = None``, the default, means every block is built and costs nothing.
 """
 from dataclasses import dataclass, field
 
@@ -72,6 +77,7 @@ class State:
     warm_impulses: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))         # (n_prev, 3) N s
     warm_stretch: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))          # (n_prev, 3) m, world
     detection_cache: DetectionCache = field(default_factory=DetectionCache)  # engine.collision.coherence
+    active: np.ndarray = None     # (n_blocks,) bool, blocks built so far (construction); None: all
 
     @classmethod
     def initial(cls, mechanics):

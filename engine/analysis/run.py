@@ -1,4 +1,5 @@
 """`analyze(model, analysis)`: the one entry point of every door (Python, CLI, HTTP)."""
+from engine.analysis.construction import ConstructionRequest, construction_result, run_construction
 from engine.analysis.dynamic import DynamicRequest, run_dynamic
 from engine.analysis.load_factor import LoadFactorRequest, run_load_factor
 from engine.analysis.static import solve_static
@@ -7,7 +8,7 @@ from engine.model import Model
 from engine.result import dynamic_result, static_result
 
 ANALYSIS_FIELDS = {"static": {"type"}, "load_factor": set(LoadFactorRequest.FIELDS),
-                   "dynamic": set(DynamicRequest.FIELDS)}
+                   "dynamic": set(DynamicRequest.FIELDS), "construction": set(ConstructionRequest.FIELDS)}
 
 
 def validated_request(analysis):
@@ -49,9 +50,10 @@ def analyze(model, analysis=None, progress=None, cancel=None):
     analysis : dict or str, optional
         The analysis request of DESIGN sec. 5; default ``{"type": "static"}``.
     progress : callable(fraction), optional
-        Dynamic runs report the fraction done (0-1).
+        Dynamic and construction runs report the fraction done (0-1).
     cancel : callable() -> bool, optional
-        Dynamic runs stop cleanly when it returns True; the result says ``cancelled``.
+        Dynamic and construction runs stop cleanly when it returns True; the result says ``cancelled``
+        (a construction result in ``construction.cancelled``).
 
     Returns
     -------
@@ -63,6 +65,9 @@ def analyze(model, analysis=None, progress=None, cancel=None):
     if request["type"] == "dynamic":
         dynamic = DynamicRequest.from_dict(request)
         return dynamic_result(model, run_dynamic(model, dynamic, progress, cancel), dynamic)
+    if request["type"] == "construction":
+        construction = ConstructionRequest.from_dict(request, model.mechanics)
+        return construction_result(model, run_construction(model, construction, progress, cancel), construction)
     if request["type"] == "load_factor":
         return load_factor_result(model, LoadFactorRequest.from_dict(request))
     solution = solve_static(model, live_factor=1.0)

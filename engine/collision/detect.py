@@ -41,7 +41,7 @@ class Contacts:
         return len(self.pair_start) - 1
 
 
-def detect_contacts(packed, position, orientation, is_support, envelope, cache=None):
+def detect_contacts(packed, position, orientation, is_support, envelope, cache=None, active=None):
     """All contacts between blocks closer than the envelope.
 
     Parameters
@@ -59,6 +59,9 @@ def detect_contacts(packed, position, orientation, is_support, envelope, cache=N
     cache : DetectionCache, optional
         What earlier detections kept (State.detection_cache); read, then updated in place.
         Without it every candidate pair runs the full separating-axis test.
+    active : (n_blocks,) bool, optional
+        Blocks that take part (engine.state.State.active); candidate pairs with an inactive
+        block are dropped before the narrow phase. None: every block takes part.
 
     Returns
     -------
@@ -69,6 +72,8 @@ def detect_contacts(packed, position, orientation, is_support, envelope, cache=N
     cache.fit(packed, is_support, envelope)
     posed = pose_polyhedra(packed, position, orientation)
     pairs, cache.fat = broad_phase(posed, packed.vertex_start, is_support, envelope, cache.fat)
+    if active is not None:
+        pairs = pairs[active[pairs[:, 0]] & active[pairs[:, 1]]]
     body_a, body_b, point, normal, gap, feature_id, pair, pair_start, cache.features = narrow_phase(
         packed, posed, pairs, envelope, cache.features)
     return Contacts(body_a=body_a, body_b=body_b, point=point, normal=normal, gap=gap, feature_id=feature_id,
