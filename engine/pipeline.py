@@ -14,12 +14,15 @@ from engine.contact.laws import contact_parameters
 from engine.dynamics.integrate import integrate_positions
 from engine.solvers import solve
 from engine.state import find_key, key_index
+from engine.tolerance import TOL
 
 #: splitmix64 constants (Steele, Lea & Flood 2014): the golden-ratio increment, then the two
 #: multipliers of the finalizer.
 GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX_2 = np.uint64(0x94D049BB133111EB)
+#: TOL.history_match_relative as a module constant, for the numba kernels.
+HISTORY_MATCH_RELATIVE = TOL.history_match_relative
 
 
 @dataclass(frozen=True)
@@ -92,35 +95,102 @@ def contact_keys(contacts, n_blocks):
 
 
 @njit(cache=True)
-def gather_history(warm_index, warm_keys, warm_impulses, warm_stretch, keys):
-    """Rows of the previous step's impulses and stretches for the contacts of ``keys``.
+def pair_keys(body_a, body_b, n_blocks):
+    """(n_c,) int64 index body_a * n_blocks + body_b of each contact's block pair."""
+    keys = np.empty(body_a.shape[0], np.int64)
+    for i in range(body_a.shape[0]):
+        keys[i] = body_a[i] * n_blocks + body_b[i]
+    return keys
+
+
+@njit(cache=True)
+def nearest_unused(warm_pair_index, warm_pair, warm_point, used, pair, point, reach):
+    """Row of the unused previous contact of block pair ``pair`` nearest to ``point`` within
+    ``reach`` (m); -1 when none. A pair's previous contacts are contiguous from the row that
+    ``warm_pair_index`` gives for it."""
+    row = find_key(warm_pair_index, warm_pair, pair)
+    if row < 0:
+        return -1
+    best = -1
+    best_squared = reach * reach
+    while row < warm_pair.shape[0] and warm_pair[row] == pair:
+        if not used[row]:
+            squared = 0.0
+            for k in range(3):
+                squared += (warm_point[row, k] - point[k]) ** 2
+            if squared <= best_squared:
+                best = row
+                best_squared = squared
+        row += 1
+    return best
+
+
+@njit(cache=True)
+def gather_history(warm_index, warm_keys, warm_impulses, warm_stretch, warm_pair_index, warm_pair, warm_point, keys,
+                   pair, point, reach):
+    """Rows of the previous step's impulses and stretches for the current contacts.
+
+    A contact takes the row of its key (same block pair and feature id). A contact whose key
+    is new takes the nearest previous contact of the same block pair within ``reach`` that no
+    other contact took: the feature id of a corner changes when the separating-axis test swaps
+    the reference and incident faces, or when a clipped corner passes from one line to
+    another, but the corner itself is where it was, and its tangential spring must not reset.
 
     Parameters
     ----------
     warm_index : (size,) int64, key_index(warm_keys)
     warm_keys : (n_prev,) int64
     warm_impulses, warm_stretch : (n_prev, 3) float64, in the order of warm_keys
-    keys : (n_c,) int64
+    warm_pair_index : (size,) int64, key_index(warm_pair)
+    warm_pair : (n_prev,) int64, pair_keys of the previous contacts (contiguous per pair)
+    warm_point : (n_prev, 3) float64, m, points of the previous contacts
+    keys, pair : (n_c,) int64, contact and pair keys of the current contacts
+    point : (n_c, 3) float64, m
+    reach : (n_c,) float64, m, farthest a previous contact may lie to pass its history on
 
     Returns
     -------
-    gamma0, stretch : (n_c, 3) float64, the rows of the first equal key; zero for a new key
+    gamma0, stretch : (n_c, 3) float64; zero for a contact with neither key nor neighbour
     """
     gamma0 = np.zeros((keys.shape[0], 3))
     stretch = np.zeros((keys.shape[0], 3))
+    used = np.zeros(warm_keys.shape[0], np.bool_)
+    source = np.empty(keys.shape[0], np.int64)
     for i in range(keys.shape[0]):
-        row = find_key(warm_index, warm_keys, keys[i])
-        if row >= 0:
+        source[i] = find_key(warm_index, warm_keys, keys[i])
+        if source[i] >= 0:
+            used[source[i]] = True
+    for i in range(keys.shape[0]):
+        if source[i] < 0:
+            source[i] = nearest_unused(warm_pair_index, warm_pair, warm_point, used, pair[i], point[i], reach[i])
+            if source[i] >= 0:
+                used[source[i]] = True
+        if source[i] >= 0:
             for k in range(3):
-                gamma0[i, k] = warm_impulses[row, k]
-                stretch[i, k] = warm_stretch[row, k]
+                gamma0[i, k] = warm_impulses[source[i], k]
+                stretch[i, k] = warm_stretch[source[i], k]
     return gamma0, stretch
 
 
-def contact_history(state, keys):
-    """Impulses (n_c, 3) and tangential stretches (n_c, 3) of the previous step for contacts
-    with the same key; zero for new contacts."""
-    return gather_history(state.warm_index, state.warm_keys, state.warm_impulses, state.warm_stretch, keys)
+@njit(cache=True)
+def history_reach(body_a, body_b, radius):
+    """(n_c,) m, TOL.history_match_relative times the smaller diameter of each contact's blocks."""
+    reach = np.empty(body_a.shape[0])
+    for i in range(body_a.shape[0]):
+        reach[i] = HISTORY_MATCH_RELATIVE * 2.0 * min(radius[body_a[i]], radius[body_b[i]])
+    return reach
+
+
+def contact_history(model, state, contacts, keys):
+    """Impulses (n_c, 3) and tangential stretches (n_c, 3) of the previous step for the current
+    contacts (``gather_history``); zero for new contacts."""
+    body_a = np.asarray(contacts.body_a, np.int64)
+    body_b = np.asarray(contacts.body_b, np.int64)
+    pair = pair_keys(body_a, body_b, model.mechanics.n_blocks)
+    reach = history_reach(body_a, body_b, model.mechanics.polyhedra.radius)
+    return gather_history(state.warm_index, state.warm_keys, state.warm_impulses, state.warm_stretch,
+                          state.warm_pair_index, state.warm_pair, state.warm_point, keys, pair,
+                          np.ascontiguousarray(contacts.point), reach)
 
 
 @njit(cache=True)
@@ -149,10 +219,14 @@ def tangential_stretch(frame, impulse, compliance, h):
     return stretch
 
 
-def remember_contacts(state, keys, impulse, stretch):
-    """Store keys, impulses and stretches (in contact order) and index the keys for the next step."""
+def remember_contacts(state, contacts, keys, n_blocks, impulse, stretch):
+    """Store keys, pairs, points, impulses and stretches (in contact order) and index the keys
+    and pairs for the next step."""
     state.warm_keys = keys
     state.warm_index = key_index(keys)
+    state.warm_pair = pair_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64), n_blocks)
+    state.warm_pair_index = key_index(state.warm_pair)
+    state.warm_point = np.array(contacts.point, dtype=np.float64)
     state.warm_impulses = np.array(impulse, dtype=np.float64)
     state.warm_stretch = stretch
 
@@ -173,13 +247,13 @@ def solve_step(model, state, settings, contacts=None):
         contacts = detect(model, state)
     friction, compliance = contact_parameters(model, contacts)
     keys = contact_keys(contacts, mech.n_blocks)
-    gamma0, stretch = contact_history(state, keys)
+    gamma0, stretch = contact_history(model, state, contacts, keys)
     problem, frame, v_free = assemble_problem(mech, state, contacts, friction, compliance, settings.wrench,
                                               settings.time_step, settings.support_velocity,
                                               settings.restitution, stretch)
     report = solve(problem, settings.solver, gamma0=gamma0,
                    tolerance=settings.tolerance, max_iterations=settings.max_iterations)
-    remember_contacts(state, keys, report.gamma,
+    remember_contacts(state, contacts, keys, mech.n_blocks, report.gamma,
                       tangential_stretch(frame, report.gamma, compliance, settings.time_step))
     velocity = v_free + problem.velocity(report.gamma)
     if state.active is not None:

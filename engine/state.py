@@ -76,6 +76,9 @@ class State:
     warm_index: np.ndarray = field(default_factory=lambda: key_index(np.zeros(0, np.int64)))  # key_index(warm_keys)
     warm_impulses: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))         # (n_prev, 3) N s
     warm_stretch: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))          # (n_prev, 3) m, world
+    warm_pair: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))        # (n_prev,) block pair keys
+    warm_pair_index: np.ndarray = field(default_factory=lambda: key_index(np.zeros(0, np.int64)))  # key_index(warm_pair)
+    warm_point: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))            # (n_prev, 3) m, world points
     detection_cache: DetectionCache = field(default_factory=DetectionCache)  # engine.collision.coherence
     active: np.ndarray = None     # (n_blocks,) bool, blocks built so far (construction); None: all
 

@@ -58,6 +58,11 @@ class Tolerance:
     #: Broad-phase fat boxes reach this times the envelope beyond the envelope boxes; the sweep
     #: runs again only when a block leaves its fat box. Only speed depends on it, not the pairs.
     broad_phase_margin_relative: float = 1.0
+    #: A contact with a new feature id takes over the impulse and tangential stretch of the nearest
+    #: vanished contact of the same block pair within this fraction of the smaller block diameter
+    #: (engine.pipeline.gather_history): a corner moves |v| h per step, 1 mm at 1 m/s and h = 1 ms,
+    #: while the corners of one joint polygon lie a joint's width apart.
+    history_match_relative: float = 0.01
     #: Load factor: an LP optimum within this fraction of max_factor has reached it (HiGHS's
     #: feasibility tolerance is 1e-7, a hundred times smaller).
     load_factor_relative: float = 1e-5

@@ -227,13 +227,15 @@ def test_a_block_on_a_stiff_joint_settles_by_its_weight_over_the_joint_stiffness
 
 
 
-@pytest.mark.parametrize("normal_stiffness, shear_stiffness", [(1e11, 1e8), (1e8, 1e11)])
+@pytest.mark.parametrize("normal_stiffness, shear_stiffness", [(1e11, 1e8), (1e8, 1e11), (1e8, 1e8), (1e9, 1e8)])
 def test_a_block_pushed_sideways_shears_and_tilts_by_the_joint_stiffnesses(normal_stiffness, shear_stiffness):
     """A lateral body force F = 0.2 W (below friction) on a w x w x w block on a joint of normal
     stiffness k_n and shear stiffness k_t (Pa/m), area A: the base shears by F / (k_t A) and the block
     tilts by F (w/2) / K_rot, with four corner springs k_n A / 4 at w/2 from the axis,
-    K_rot = k_n A w^2 / 4; its centre moves F / (k_t A) + (w/2)^2 F / K_rot sideways. One stiffness
-    is 1000 times the other, so each case checks one of them; 1 % tolerance."""
+    K_rot = k_n A w^2 / 4; its centre moves F / (k_t A) + (w/2)^2 F / K_rot sideways; 1 % tolerance.
+    While the block settles and tilts the separating-axis test swaps the reference and incident
+    faces, which renumbers the corners' feature ids: their tangential springs must carry over (they
+    reset before, and the block ended 7 % and 62 % too far in the last two cases)."""
     width, density, ratio = 0.3, 2000.0, 0.2
     doc = generators.generate("column", blocks=1, width=width, depth=width, block_height=width, density=density,
                               lateral_acceleration=ratio * 9.81)
