@@ -4,6 +4,7 @@ Checks: statics of what is built (column and wall, 1e-6 relative), warm impulses
 across stages, request errors with their field path, unbuilt blocks kept out of the pipeline,
 a support motion after the last stage, and the default path of pipeline.step unchanged.
 """
+import dataclasses
 import json
 
 import numpy as np
@@ -90,9 +91,10 @@ def test_reactions_stored_by_a_stage_start_the_next_one_converged():
     state = State.initial(model.mechanics)
     state.active = model.mechanics.is_support.copy()
     run_stage(model, state, request, request.stages[0])
-    cold = State(state.time, state.position.copy(), state.orientation.copy(), state.velocity.copy(),
-                 state.angular_velocity.copy(), state.warm_keys, state.warm_index,
-                 np.zeros_like(state.warm_impulses), state.warm_stretch, DetectionCache(), state.active.copy())
+    cold = dataclasses.replace(state, position=state.position.copy(), orientation=state.orientation.copy(),
+                               velocity=state.velocity.copy(), angular_velocity=state.angular_velocity.copy(),
+                               warm_impulses=np.zeros_like(state.warm_impulses), detection_cache=DetectionCache(),
+                               active=state.active.copy())
     warm_report, _ = run_stage(model, state, request, request.stages[1])
     cold_report, _ = run_stage(model, cold, request, request.stages[1])
     assert warm_report.first_step_iterations * 10 < cold_report.first_step_iterations
@@ -165,11 +167,12 @@ def test_a_settlement_after_the_last_stage_tilts_the_beam_over_the_settled_slab(
 
 # --- the default path is unchanged ----------------------------------------------------------------
 #: Positions after 200 steps (h = 1 ms, relative tolerance 1e-7) of a 3-block column under a lateral
-#: 0.5 g, toppling: written by pipeline.step before State.active existed. Regenerate them (and say
-#: why) only when a change to the pipeline is meant to change the numbers.
-STORED_POSITIONS = [[0.008028491496280175, -4.091769591176796e-11, 0.1576200161220105],
-                    [0.0236796735644014, -6.400090838270393e-11, 0.4572114231977748],
-                    [0.03933093918857663, -6.421836656591348e-11, 0.7568029067281983],
+#: 0.5 g, toppling: written by pipeline.step before State.active existed, then again (2e-8 m apart)
+#: when contacts whose feature id changes began to keep their history (engine.pipeline.gather_history).
+#: Regenerate them (and say why) only when a change to the pipeline is meant to change the numbers.
+STORED_POSITIONS = [[0.008028470939199448, 2.9440606545785166e-11, 0.1576200248658528],
+                    [0.023679671524205935, 4.613584277059295e-11, 0.4572114309722409],
+                    [0.039330955653040005, 4.6318109641163275e-11, 0.7568029135357554],
                     [0.0, 0.0, -0.15]]
 
 
