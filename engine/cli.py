@@ -15,12 +15,16 @@ def _parser():
     sub = parser.add_subparsers(dest="command", required=True)
     analyze = sub.add_parser("analyze", help="analyse a model document (JSON)")
     analyze.add_argument("model", help="model JSON file, or - for standard input")
-    analyze.add_argument("--analysis", default="static", choices=["static", "load_factor", "dynamic"])
+    analyze.add_argument("--analysis", default="static", choices=["static", "load_factor", "dynamic", "construction"])
     analyze.add_argument("--duration", type=float, help="dynamic: simulated time (s)")
     analyze.add_argument("--time-step", type=float, help="dynamic: time step h (s), default 0.001")
     analyze.add_argument("--output-interval", type=float, help="dynamic: time between frames (s)")
     analyze.add_argument("--max-factor", type=float, help="load_factor: largest factor of the live loads tried "
                                                           "(default 10)")
+    analyze.add_argument("--stages", choices=["courses", "all"], help="construction: build course by course "
+                                                                       "(default) or all at once")
+    analyze.add_argument("--thrust-line-chain", help="block ids, comma separated, of the chain whose effective thrust "
+                                                     "line the result carries (e.g. an arch ring inside a wall)")
     analyze.add_argument("--ground-record", help="dynamic: accelerogram text file, two columns (t, a) or four "
                                                  "(t, ax, ay, az), m/s^2; replaces the model's support_motion")
     analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
@@ -75,12 +79,15 @@ def _read_model(path):
 
 def _analysis_request(args):
     request = {"type": args.analysis}
-    for option, key in (("duration", "duration"), ("time_step", "time_step"), ("output_interval", "output_interval")):
+    for option, kinds in (("duration", ("dynamic",)), ("time_step", ("dynamic", "construction")),
+                          ("output_interval", ("dynamic",)), ("stages", ("construction",))):
         value = getattr(args, option)
         if value is not None:
-            if args.analysis != "dynamic":
-                raise ModelError(f"--{option.replace('_', '-')} applies to a dynamic analysis only")
-            request[key] = value
+            if args.analysis not in kinds:
+                raise ModelError(f"--{option.replace('_', '-')} applies to a {' or '.join(kinds)} analysis only")
+            request[option] = value
+    if args.thrust_line_chain is not None:
+        request["thrust_line"] = {"chain": [name.strip() for name in args.thrust_line_chain.split(",") if name.strip()]}
     if args.max_factor is not None:
         if args.analysis != "load_factor":
             raise ModelError("--max-factor applies to a load_factor analysis only")

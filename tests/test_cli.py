@@ -92,3 +92,19 @@ def test_bad_ground_record_exits_2(tmp_path):
     record.write_text("0 1 2\n0.1 1 2\n")
     done = run("analyze", str(model), "--analysis", "dynamic", "--duration", "0.1", "--ground-record", str(record))
     assert done.returncode == 2 and "two or four columns" in done.stderr
+
+
+def test_construction_by_courses_and_a_named_thrust_line_from_the_command_line(tmp_path):
+    """A 3-course wall built course by course from the CLI stands, with one stage per course; a chain
+    named with --thrust-line-chain comes back as the result's thrust line."""
+    model = tmp_path / "wall.json"
+    model.write_text(run("example", "wall", "--courses", "3", "--blocks_per_course", "2").stdout)
+    out = tmp_path / "result.json"
+    done = run("analyze", str(model), "--analysis", "construction", "--stages", "courses", "--time-step", "0.002",
+               "--thrust-line-chain", "c0b0,c1b0", "--out", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["stable"] and len(result["construction"]["stages"]) == 3
+    assert result["thrust_lines"][0]["blocks"][:3] == ["ground", "c0b0", "c1b0"]
+    wrong = run("analyze", str(model), "--stages", "all")
+    assert wrong.returncode == 2 and "--stages applies to a construction analysis only" in wrong.stderr

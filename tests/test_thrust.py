@@ -241,3 +241,43 @@ def test_named_chain_errors_name_the_entry(arch_result):
         effective_thrust_line_of_result(result, chain=["v0", "v2"], path="analysis.chain")
     assert info.value.path == "analysis.chain[1]" and "broken" in info.value.message
 
+
+
+# --- a chain named in the analysis request ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def spandrel_model():
+    return Model.from_dict(generators.generate("spandrel_wall"))
+
+
+def test_a_ring_named_in_the_request_gives_the_thrust_line_of_an_arch_inside_a_wall(spandrel_model):
+    """The spandrel wall stands on the ground with many springers: no automatic chain. Naming its ring
+    gives the line through the 16 joints from springing to springing, each centre inside its joint
+    polygon (the result's in_polygon flag of the same joint)."""
+    ring = [f"v{k}" for k in range(15)]
+    assert analyze(spandrel_model, {"type": "static"}).to_dict()["thrust_lines"] == []
+    result = analyze(spandrel_model, {"type": "static", "thrust_line": {"chain": ring}}).to_dict()
+    (line,) = result["thrust_lines"]
+    assert line["blocks"][1:-1] == ring and len(line["points"]) == 16
+    inside = {tuple(sorted(j["blocks"])): j["in_polygon"] for j in result["interfaces"]}
+    chain = line["blocks"]
+    assert all(inside[tuple(sorted(pair))] for pair in zip(chain[:-1], chain[1:]))
+
+
+@pytest.mark.parametrize("field, path", [
+    ({"chain": ["v0", "nope"]}, "analysis.thrust_line.chain[1]"),
+    ({"chain": []}, "analysis.thrust_line.chain"),
+    ({"blocks": ["v0"]}, "analysis.thrust_line"),
+])
+def test_a_bad_named_chain_is_refused_before_the_analysis_runs(spandrel_model, field, path):
+    with pytest.raises(ModelError) as error:
+        analyze(spandrel_model, {"type": "dynamic", "duration": 100.0, "thrust_line": field})
+    assert error.value.path == path
+
+
+def test_a_named_chain_broken_by_an_open_joint_is_reported_in_the_result(spandrel_model):
+    """v0 and v5 share no joint: the analysis is kept, its thrust line says where the chain breaks."""
+    result = analyze(spandrel_model, {"type": "static", "thrust_line": {"chain": ["v0", "v5"]}}).to_dict()
+    (line,) = result["thrust_lines"]
+    assert line["points"] == [] and "analysis.thrust_line.chain" in line["error"]
+    assert result["stable"] and result["interfaces"]

@@ -5,10 +5,51 @@ from engine.analysis.load_factor import LoadFactorRequest, run_load_factor
 from engine.analysis.static import solve_static
 from engine.errors import ModelError
 from engine.model import Model
+from engine.post.thrust import effective_thrust_line_of_result
 from engine.result import dynamic_result, static_result
 
 ANALYSIS_FIELDS = {"static": {"type"}, "load_factor": set(LoadFactorRequest.FIELDS),
                    "dynamic": set(DynamicRequest.FIELDS), "construction": set(ConstructionRequest.FIELDS)}
+
+
+#: Optional field of every analysis request: {"chain": [block ids]} names the chain of blocks whose
+#: effective thrust line the result carries (engine.post.thrust), for arches inside walls and
+#: bridges, where the automatic chain does not exist.
+THRUST_LINE_FIELD = "thrust_line"
+THRUST_LINE_PATH = f"analysis.{THRUST_LINE_FIELD}.chain"
+
+
+def named_thrust_line_chain(model, request):
+    """Pop and check the request's thrust_line field: the named chain (list of block ids) or None.
+
+    Only its form and ids are checked here, before the analysis runs; whether the chain's joints
+    are loaded is known only after it (``with_named_thrust_line``).
+    """
+    field = request.pop(THRUST_LINE_FIELD, None)
+    if field is None:
+        return None
+    if not isinstance(field, dict) or set(field) != {"chain"}:
+        raise ModelError('thrust_line must be {"chain": [block ids, ...]}', path=f"analysis.{THRUST_LINE_FIELD}")
+    chain = field["chain"]
+    if not isinstance(chain, list) or len(chain) < 1:
+        raise ModelError("a chain is a non-empty list of block ids", path=THRUST_LINE_PATH)
+    known = set(model.block_ids)
+    for k, block_id in enumerate(chain):
+        if not isinstance(block_id, str) or block_id not in known:
+            raise ModelError(f"unknown block id {block_id!r}", path=f"{THRUST_LINE_PATH}[{k}]")
+    return chain
+
+
+def with_named_thrust_line(result, chain):
+    """The result with the effective thrust line along ``chain``; a chain that a joint left open
+    breaks is reported in the line (``points`` empty, ``error`` saying where) instead of losing the
+    analysis."""
+    try:
+        line = effective_thrust_line_of_result(result.to_dict(), chain=chain, path=THRUST_LINE_PATH)
+        result.thrust_lines = [line.to_dict()]
+    except ModelError as error:
+        result.thrust_lines = [{"name": "effective", "points": [], "blocks": list(chain), "error": str(error)}]
+    return result
 
 
 def validated_request(analysis):
@@ -23,7 +64,7 @@ def validated_request(analysis):
     if kind not in ANALYSIS_FIELDS:
         raise ModelError(f"unknown analysis type {kind!r} (expected one of {sorted(ANALYSIS_FIELDS)})",
                          path="analysis.type")
-    unknown = set(analysis) - ANALYSIS_FIELDS[kind]
+    unknown = set(analysis) - ANALYSIS_FIELDS[kind] - {THRUST_LINE_FIELD}
     if unknown:
         raise ModelError(f"unknown field '{sorted(unknown)[0]}' for a {kind} analysis",
                          path=f"analysis.{sorted(unknown)[0]}")
@@ -48,7 +89,9 @@ def analyze(model, analysis=None, progress=None, cancel=None):
     model : Model or dict
         A Model or a model document (DESIGN sec. 4).
     analysis : dict or str, optional
-        The analysis request of DESIGN sec. 5; default ``{"type": "static"}``.
+        The analysis request of DESIGN sec. 5; default ``{"type": "static"}``. Types static,
+        load_factor, dynamic and construction; any of them may name the chain of blocks whose
+        effective thrust line the result carries, ``"thrust_line": {"chain": [ids]}``.
     progress : callable(fraction), optional
         Dynamic and construction runs report the fraction done (0-1).
     cancel : callable() -> bool, optional
@@ -62,6 +105,13 @@ def analyze(model, analysis=None, progress=None, cancel=None):
     if not isinstance(model, Model):
         model = Model.from_dict(model)
     request = validated_request(analysis)
+    chain = named_thrust_line_chain(model, request)
+    result = run_request(model, request, progress, cancel)
+    return result if chain is None else with_named_thrust_line(result, chain)
+
+
+def run_request(model, request, progress, cancel):
+    """The analysis of a checked request (without its thrust_line field)."""
     if request["type"] == "dynamic":
         dynamic = DynamicRequest.from_dict(request)
         return dynamic_result(model, run_dynamic(model, dynamic, progress, cancel), dynamic)
