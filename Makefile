@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 ENGINE_HASH := $(shell cat $$(find engine -name '*.py' | sort) | sha1sum | cut -c1-12)
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache/$(ENGINE_HASH)
 
-.PHONY: run test bench venv clean prune-numba-cache
+.PHONY: run test bench validate venv clean prune-numba-cache
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ test: $(STAMP) prune-numba-cache
 
 bench: $(STAMP) prune-numba-cache
 	$(BIN)/python benchmarks/static_walls.py
+
+# Reruns the examples and regenerates docs/validation.md from docs/validation/*.md (minutes; the full
+# spandrel runs take most). VALIDATE_ARGS=--quick checks that everything runs: do not commit its output.
+validate: $(STAMP) prune-numba-cache
+	$(BIN)/python examples/validate.py $(VALIDATE_ARGS)
 
 clean:
 	rm -rf $(VENV) .numba_cache out

@@ -244,7 +244,10 @@ def plot_snapshots_3d(model, result, keystone, path):
                 loop = polyhedra.face_vertex[polyhedra.face_vertex_start[f]:polyhedra.face_vertex_start[f + 1]]
                 faces.append(vertices[loop])
                 colours.append("#b5651d" if i == key else "#e9dcc4")
-        ax.add_collection3d(Poly3DCollection(faces, facecolors=colours, edgecolors="0.35", linewidths=0.2))
+        # limits set below; autoscaling from faces of mixed vertex counts reads uninitialised
+        # padding in matplotlib 3.11 ("Axis limits cannot be NaN or Inf", matplotlib issue 32272)
+        ax.add_collection3d(Poly3DCollection(faces, facecolors=colours, edgecolors="0.35", linewidths=0.2),
+                            autolim=False)
         ax.set_xlim(-8.5, 8.5)
         ax.set_ylim(-6.0, 6.0)
         ax.set_zlim(0.0, 6.0)

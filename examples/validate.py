@@ -1,0 +1,946 @@
+"""Regenerate docs/validation.md from fresh runs of the examples (`make validate`).
+
+Runs every example of RUNS with this interpreter, each into out/validation/<run>/ (its output
+in stdout.txt and stderr.txt there, as it runs), reads the JSON documents it writes, fills the
+section templates docs/validation/<section>.md and writes docs/validation.md, with the figures
+it shows copied into docs/ (each re-encoded under FIGURE_LIMIT_BYTES if larger).
+
+Templates are Markdown with placeholders ``{{name}}``. Each Section names its template, the
+runs it reads and a function of the runs' documents that maps every placeholder of the
+template to a function formatting its value. A placeholder without a value, a value without
+a placeholder, or a key missing from a run's JSON stops the fill with a TemplateError that
+names the template and the placeholder.
+
+    .venv/bin/python examples/validate.py [--quick] [--allow-missing] [--only RUN ...]
+
+``--quick`` passes each example its quick options (shorter runs, coarser bisections): a
+check that everything runs, whose numbers do not match the prose; the document says so at
+its top and must not be committed. The first example that fails stops validate with exit
+status 1 (its stderr tail is printed) before anything is written; with ``--allow-missing``
+the others still run and the document is written from the runs that finished, each section
+that lacks one replaced by a marked stub, and the exit status is still 1. ``--only`` reruns
+the named runs and reads the others from out/validation/ (they must have run in the same mode).
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from engine.generators import GENERATORS
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "out" / "validation"
+DOCS = ROOT / "docs"
+TEMPLATES = DOCS / "validation"
+#: validate's own record of a run, in the run's folder: options, mode, seconds, cores.
+RUN_RECORD = "validate_run.json"
+#: Figures this large or larger are re-encoded (palette, then smaller) on their way into docs/.
+FIGURE_LIMIT_BYTES = 250_000
+#: Lines of a failed example's stderr that are printed.
+STDERR_TAIL_LINES = 30
+#: {{name}}: a placeholder of a template.
+PLACEHOLDER = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
+G = 9.81                        # m/s^2, as in the examples
+#: Free rocking: impacts over which the energy ratio per impact is averaged, and the impact after
+#: which the amplitude is compared with Housner's.
+ENERGY_RATIO_IMPACTS = 5
+AMPLITUDE_IMPACT = 5
+#: Peak ground accelerations (g) of the spandrel wall's in-plane sweep and of its Housner comparison.
+SPANDREL_SWEEP = ("0.3", "0.45")
+SPANDREL_HOUSNER = ("0.2", "0.3")
+
+
+class TemplateError(Exception):
+    """A template and its section function disagree, or a run's JSON lacks what a placeholder needs."""
+
+
+# --- the runs ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Run:
+    """One invocation of an example: its folder under out/validation/, script, and options (full, --quick)."""
+    name: str
+    script: str
+    options: tuple = ()
+    quick_options: tuple = ()
+
+
+#: Fast runs first; the spandrel wall's (minutes to a quarter of an hour) last.
+RUNS = (
+    Run("arch_minimum_thickness", "arch_minimum_thickness.py", ("--iterations", "12"), ("--iterations", "6")),
+    Run("free_rocking", "free_rocking.py", ("--duration", "4", "--steps", "1e-3", "5e-4", "2.5e-4"),
+        ("--duration", "1", "--steps", "1e-3", "5e-4", "2.5e-4")),
+    Run("load_factor_arch", "load_factor_arch.py", ("--tolerance", "0.005"), ("--tolerance", "0.05")),
+    Run("arch_thrust_lines", "arch_thrust_lines.py", ("--thickness", "0.15", "--voussoirs", "20", "--friction", "0.8"),
+        ("--thickness", "0.15", "--voussoirs", "20", "--friction", "0.8")),
+    Run("seed000_arch_point_loads", "seed000_arch_point_loads.py", (), ("--quick",)),
+    Run("seed000_arch_pairs_10", "seed000_arch_point_loads.py", ("--load-angles", "-10", "10"),
+        ("--load-angles", "-10", "10", "--quick")),
+    Run("seed000_arch_pairs_15", "seed000_arch_point_loads.py", ("--load-angles", "-15", "15"),
+        ("--load-angles", "-15", "15", "--quick")),
+    Run("seed000_spandrel_arch", "seed000_spandrel_arch.py", (), ("--quick",)),
+    Run("seed000_wall_unsupported_base", "seed000_wall_unsupported_base.py", (), ("--quick",)),
+    Run("seed000_cylinder_dome", "seed000_cylinder_dome.py", (), ("--quick",)),
+    Run("construction_wall", "construction_wall.py", (), ("--courses", "4", "--blocks-per-course", "5")),
+    Run("spandrel_wall_ground_motion", "spandrel_wall_ground_motion.py",
+        ("--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER),
+        ("--duration", "0.2", "--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER)),
+)
+
+
+def command(run, quick):
+    """The command line of a run, paths relative to the repository root."""
+    options = run.quick_options if quick else run.options
+    return [sys.executable, f"examples/{run.script}", *options, "--out", f"out/validation/{run.name}"]
+
+
+def stderr_tail(text, lines=STDERR_TAIL_LINES):
+    """The last lines of an example's stderr, each progress bar (carriage returns) cut to its last state."""
+    kept = [line.rsplit("\r", 1)[-1] for line in text.splitlines()]
+    return "\n".join(kept[-lines:])
+
+
+def execute(run, quick, index, count):
+    """Run one example into out/validation/<name>/ (emptied first); returns whether it succeeded.
+
+    Its stdout and stderr go to stdout.txt and stderr.txt there as it runs (to follow a long
+    run), beside RUN_RECORD, which is written only on success.
+    """
+    folder = OUT / run.name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    line = command(run, quick)
+    print(f"[{index}/{count}] {run.name}: {' '.join(line[1:-2])}", flush=True)
+    start = time.perf_counter()
+    with open(folder / "stdout.txt", "w") as stdout, open(folder / "stderr.txt", "w") as stderr:
+        returncode = subprocess.run(line, cwd=ROOT, stdout=stdout, stderr=stderr,
+                                    env={**os.environ, "PYTHONUNBUFFERED": "1"}).returncode
+    seconds = time.perf_counter() - start
+    if returncode != 0:
+        print(f"FAILED: examples/{run.script} ({run.name}) exited with {returncode} after {seconds:.0f} s; "
+              f"stderr, last {STDERR_TAIL_LINES} lines:\n{stderr_tail((folder / 'stderr.txt').read_text())}",
+              file=sys.stderr, flush=True)
+        return False
+    record = {"run": run.name, "script": run.script, "options": line[2:-2], "quick": quick,
+              "seconds": seconds, "cpu_count": os.cpu_count()}
+    (folder / RUN_RECORD).write_text(json.dumps(record, indent=1))
+    print(f"    done in {seconds:.1f} s", flush=True)
+    return True
+
+
+# --- their documents -----------------------------------------------------------------------------------------
+class JsonObject(dict):
+    """A JSON object that names its file when a key is missing."""
+
+    def __init__(self, pairs, source):
+        super().__init__(pairs)
+        self.source = source
+
+    def __missing__(self, key):
+        raise KeyError(f"{self.source} has no key {key!r}")
+
+
+def load_document(path, source):
+    """A JSON file as nested JsonObjects that name ``source`` in their errors."""
+    return json.loads(path.read_text(), object_hook=lambda pairs: JsonObject(pairs, source))
+
+
+def load_run(folder):
+    """{file stem: document} of every JSON file under a run's folder (RUN_RECORD as "validate_run")."""
+    documents = {}
+    for path in sorted(folder.rglob("*.json")):
+        if path.stem in documents:
+            raise ValueError(f"{folder}: two JSON files named {path.name}")
+        documents[path.stem] = load_document(path, f"{folder.name}/{path.relative_to(folder)}")
+    return JsonObject(documents, f"out/validation/{folder.name}/")
+
+
+def load_runs(out, names):
+    """{run name: load_run(out / name)} of the named runs that finished (their RUN_RECORD exists)."""
+    return {name: load_run(out / name) for name in names if (out / name / RUN_RECORD).exists()}
+
+
+def option(data, run, flag):
+    """The value given to an option on a run's command line (the word after ``flag``)."""
+    options = data[run]["validate_run"]["options"]
+    if flag not in options:
+        raise KeyError(f"{run} ran without {flag}")
+    return options[options.index(flag) + 1]
+
+
+def options_text(data, run):
+    """A run's options as one string."""
+    return " ".join(data[run]["validate_run"]["options"])
+
+
+def seconds_text(data, run):
+    """A run's wall-clock seconds, as validate measured them."""
+    return f"{data[run]['validate_run']['seconds']:.0f}"
+
+
+# --- formatting ----------------------------------------------------------------------------------------------
+def minus(text):
+    """Typographic minus signs."""
+    return text.replace("-", "−")
+
+
+def fixed(value, digits):
+    """A number with ``digits`` decimals and a typographic minus."""
+    return minus(f"{value:.{digits}f}")
+
+
+def percent(fraction, digits=1):
+    """A fraction as a percentage: 0.17 -> "17.0 %"."""
+    return f"{100.0 * fraction:.{digits}f} %"
+
+
+def signed_percent(value, reference, digits=2):
+    """The relative difference of value from reference: "−0.42 %", "+0.10 %"."""
+    return minus(f"{100.0 * (value / reference - 1.0):+.{digits}f} %")
+
+
+def cell(text):
+    """Text for a Markdown table cell: its vertical bars escaped ("v0|v1" names a joint)."""
+    return text.replace("|", "\\|")
+
+
+def markdown_table(header, rows):
+    """A Markdown table of strings, escaped for their cells."""
+    lines = ["| " + " | ".join(map(cell, header)) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+    return "\n".join(lines + ["| " + " | ".join(map(cell, row)) + " |" for row in rows])
+
+
+def milliseconds(step):
+    """A time step in s written in ms: 0.00025 -> "0.25"."""
+    return f"{1e3 * step:g}"
+
+
+def verdict(stable):
+    """A static analysis's outcome in a word."""
+    return "stands" if stable else "collapses"
+
+
+def verdict_source(verdict_by):
+    """What decided a static verdict, for "decided by the ..."."""
+    return "static analysis" if verdict_by == "static" else verdict_by
+
+
+def mechanism_text(hinges, sliding):
+    """Hinged and sliding joints ("a|b" strings) of a mechanism."""
+    text = f"hinges at {', '.join(hinges)}" if hinges else "no hinge"
+    return text + ("; no sliding" if not sliding else f"; sliding at {', '.join(sliding)}")
+
+
+# --- sections: each maps the placeholders of docs/validation/<name>.md to formatters --------------------------
+def intro_values(data):
+    """docs/validation/intro.md: what made the document, and a warning when --quick did."""
+    def note():
+        made = ("Generated by `make validate` (`examples/validate.py`) from the templates in `docs/validation/` and "
+                "fresh runs of the examples (their output in `out/validation/`): edit the templates, not this file.")
+        if any(run["validate_run"]["quick"] for run in data.values()):
+            return ("> **`--quick` check, not for committing:** the numbers below come from shortened runs "
+                    "and do not match the prose.\n\n" + made)
+        return made
+    return {"generated_note": note}
+
+
+def static_values(data):
+    """docs/validation/static.md: minimum thickness and friction of the semicircular arch."""
+    doc = data["arch_minimum_thickness"]["arch_minimum_thickness"]
+
+    def t_min(n):
+        return lambda: f"{doc['t_min'][n]:.5f} ({signed_percent(doc['t_min'][n], doc['t_min_reference'])})"
+    return {
+        "bisection_steps": lambda: option(data, "arch_minimum_thickness", "--iterations"),
+        "solver": lambda: doc["result_at_1.02_t_min"]["solver"]["name"].upper(),
+        "t_min_reference": lambda: f"{doc['t_min_reference']:.5f}",
+        "t_min_10": t_min("10"), "t_min_20": t_min("20"), "t_min_40": t_min("40"),
+        "mu_springing": lambda: f"{doc['mu_springing_at_1.02_t_min']:.3f}",
+        "mu_any_thickness": lambda: f"{doc['mu_at_t_0.3']:.4f}",
+    }
+
+
+def energy_ratio(amplitudes, impacts):
+    """Mean ratio of the rocking energy after and before each of the first impacts (Housner's r).
+
+    Seed 003 eq. 3: r^n [1 - (1 - theta_0/alpha)^2] = 1 - (1 - theta_n/alpha)^2, so the energy
+    after n impacts is proportional to 1 - (1 - theta_n/alpha)^2.
+    """
+    energy = [1.0 - (1.0 - a) ** 2 for a in amplitudes[:impacts + 1]]
+    ratios = [after / before for before, after in zip(energy[:-1], energy[1:])]
+    return sum(ratios) / len(ratios)
+
+
+def dynamic_values(data):
+    """docs/validation/dynamic.md: free rocking against Housner."""
+    doc = data["free_rocking"]["free_rocking"]
+
+    def runs():
+        return sorted(doc["runs"], key=lambda run: -run["time_step"])
+
+    def by_step(text):
+        return ", ".join(f"{text(run)} at h = {milliseconds(run['time_step'])} ms" for run in runs())
+
+    def amplitude(run):
+        ours, exact = run["amplitudes_over_alpha"], doc["housner_exact"]["amplitudes_over_alpha"]
+        if len(ours) <= AMPLITUDE_IMPACT or len(exact) <= AMPLITUDE_IMPACT:
+            return "— (fewer impacts)"
+        return f"{ours[AMPLITUDE_IMPACT] / exact[AMPLITUDE_IMPACT]:.3f}"
+
+    def design(run):
+        check = run["first_impacts_vs_exact"]
+        return (f"{percent(check['amplitude_max_rel_error'], 2)} and {percent(check['impact_time_max_rel_error'], 2)}"
+                f" ({'pass' if check['within_design_tolerance'] else 'FAIL'})")
+    return {
+        "impacts": lambda: ", ".join(sorted({str(run["errors_vs_exact"]["N"]) for run in runs()})),
+        "e_g_by_step": lambda: by_step(lambda run: f"{run['errors_vs_exact']['e_G']:.3f}"),
+        "ratio_impacts": lambda: str(ENERGY_RATIO_IMPACTS),
+        "energy_ratios": lambda: by_step(
+            lambda run: f"{energy_ratio(run['amplitudes_over_alpha'], ENERGY_RATIO_IMPACTS):.3f}"),
+        "r": lambda: f"{doc['r']:.4f}",
+        "amplitude_5_coarse": lambda: amplitude(runs()[0]),
+        "amplitude_5_fine": lambda: f"{amplitude(runs()[-1])} at {milliseconds(runs()[-1]['time_step'])} ms",
+        "design_check": lambda: by_step(design),
+    }
+
+
+def housner_outcome(report):
+    """How the wall and Housner's rigid body fare against alpha and overturning, in words."""
+    wall, body = report["extrados"], report["housner"]
+    wall_passes, body_passes = wall["beyond_alpha_s"], body["beyond_alpha_s"]
+    if wall_passes is not None and body_passes is not None:
+        text = f"both pass α ({wall_passes:.2f} s, Housner {body_passes:.2f} s)"
+    elif wall_passes is None and body_passes is None:
+        text = "neither passes α"
+    else:
+        text = (f"the wall passes α at {wall_passes:.2f} s, Housner's body does not" if body_passes is None
+                else f"Housner's body passes α at {body_passes:.2f} s, the wall does not")
+    wall_falls, body_falls = wall["collapse_s"] is not None, body["overturned_s"] is not None
+    if wall_falls and body_falls:
+        return text + " and overturn"
+    if not wall_falls and not body_falls:
+        return text + "; neither overturns"
+    return text + ("; only the wall overturns" if wall_falls else "; only Housner's body overturns")
+
+
+def solver_text(solver):
+    """How the last step's solve ended: "takes N iterations" or unconverged at the cap."""
+    if solver["converged"]:
+        return f"takes {solver['iterations']:,} iterations"
+    return f"stops unconverged at {solver['iterations']:,} iterations (residual {solver['residual']:.1e})"
+
+
+def drop_text(report, duration):
+    """When the key stone first dropped by 1 cm and how far it dropped at most, in words."""
+    first = report["keystone_drop_times_s"]["0.01"]
+    reached = "never 1 cm" if first is None else f"1 cm at {first:.2f} s"
+    return f"{reached}, {100.0 * report['keystone_largest_drop_m']:.0f} cm at most by {duration} s"
+
+
+def spandrel_values(data):
+    """docs/validation/spandrel_ground_motion.md: the spandrel wall under the seed's sine ground motion."""
+    run = data["spandrel_wall_ground_motion"]
+    summary = run["spandrel_summary"]
+    low, high = SPANDREL_HOUSNER
+    sweep_low, sweep_high = SPANDREL_SWEEP
+    friction = GENERATORS["spandrel_wall"].parameter("friction").default
+
+    def inplane():
+        return summary["x"]
+
+    def outplane():
+        return summary["y"]
+
+    def housner(pga):
+        return next(entry for entry in summary["housner"] if f"{entry['pga_g']:g}" == pga)
+
+    def sweep(pga):
+        return next(entry for entry in summary["pga_sweep"] if f"{entry['pga_g']:g}" == pga)
+
+    def body():
+        return housner(low)["equivalent_body"]
+
+    def duration():
+        return f"{inplane()['duration_s']:g}"
+
+    def pga():
+        return f"{inplane()['ground_motion']['peak_acceleration_m_s2'] / G:g}"
+
+    def ground_speed():
+        """Speed of the seed's sine displacement at t = 0: A 2 pi f, m/s."""
+        motion = inplane()["ground_motion"]
+        return motion["amplitude_m"] * 2.0 * math.pi * motion["frequency_hz"]
+
+    def steps(direction):
+        study = summary[direction]["steps_study"]
+        return [study[h] for h in sorted(study, key=float)]
+
+    def step_column(direction, component, sign=1.0):
+        return " / ".join(fixed(1e3 * sign * step["keystone_displacement_end_m"][component], 1)
+                          for step in steps(direction))
+
+    def coarse_step():
+        return max(inplane()["steps_study"], key=float)
+
+    def coarse_solver(direction):
+        return solver_text(run[f"spandrel_{direction}_h{coarse_step()}"]["solver_at_end"])
+
+    def collapse(report):
+        time_s = report["events"]["collapse"]
+        return "no collapse event" if time_s is None else f"collapse event at {time_s:.2f} s"
+
+    return {
+        "options": lambda: options_text(data, "spandrel_wall_ground_motion"),
+        "duration": duration,
+        "friction": lambda: f"{friction:g}",
+        "alpha": lambda: f"{body()['alpha_rad']:.4f}",
+        "uplift_g": lambda: f"{housner(low)['uplift_acceleration_g']:.3f}",
+        "p": lambda: f"{body()['p_1_s']:.3f}",
+        "restitution": lambda: f"{body()['restitution']:.3f}",
+        "low_pga": lambda: low,
+        "low_largest": lambda: f"{housner(low)['extrados']['largest_rad']:.4f}",
+        "low_housner": lambda: f"{housner(low)['housner']['largest_rad']:.4f}",
+        "high_pga": lambda: high,
+        "high_outcome": lambda: housner_outcome(housner(high)),
+        "ground_speed": lambda: f"{ground_speed():.2f}",
+        "slide_estimate_mm": lambda: f"{1e3 * ground_speed() ** 2 / (2.0 * friction * G):.1f}",
+        "y_outcome": lambda: ("without overturning" if outplane()["events"]["collapse"] is None
+                              else f"and overturns ({collapse(outplane())})"),
+        "pga": pga,
+        "y_static": lambda: verdict(outplane()["equivalent_static"]["stable"]),
+        "x_static": lambda: verdict(inplane()["equivalent_static"]["stable"]),
+        "x_slide_mm": lambda: f"{1e3 * abs(inplane()['keystone_displacement_end_m'][0]):.1f}",
+        "x_drop_mm": lambda: f"{1e3 * inplane()['keystone_largest_drop_m']:.1f}",
+        "x_outcome": lambda: (f"nothing more happens in {duration()} s: the seed's progressive collapse at "
+                              f"{pga()} g is **not** reproduced"
+                              if inplane()["events"]["collapse"] is None
+                              else f"the wall collapses ({collapse(inplane())}), as in the seed"),
+        "sweep_low_pga": lambda: sweep_low,
+        "sweep_low_drop": lambda: drop_text(sweep(sweep_low), duration()),
+        "sweep_high_pga": lambda: sweep_high,
+        "sweep_high_cm": lambda: f"{100.0 * sweep(sweep_high)['keystone_largest_drop_m']:.0f}",
+        "sweep_high_collapse": lambda: collapse(sweep(sweep_high)),
+        "steps": lambda: " / ".join(sorted(inplane()["steps_study"], key=float)),
+        "steps_x_mm": lambda: step_column("x", 0),
+        "steps_drop_mm": lambda: step_column("x", 2, sign=-1.0),
+        "steps_y_mm": lambda: step_column("y", 1),
+        "coarse_step": coarse_step,
+        "x_coarse_solver": lambda: coarse_solver("x"),
+        "y_coarse_solver": lambda: coarse_solver("y"),
+        "y_seconds": lambda: f"{outplane()['wall_clock_s']:.0f}",
+        "y_ms_per_step": lambda: f"{1e3 * outplane()['seconds_per_step']:.1f}",
+        "y_real_time": lambda: f"{outplane()['real_time_factor']:.3f}",
+        "x_seconds": lambda: f"{inplane()['wall_clock_s']:.0f}",
+        "cpu_count": lambda: str(run["validate_run"]["cpu_count"]),
+    }
+
+
+def load_factor_values(data):
+    """docs/validation/load_factor.md: NSCD and LP load factors of the semicircular arch."""
+    doc = data["load_factor_arch"]["load_factor_arch"]
+
+    def optional(value, form):
+        return "—" if value is None else format(value, form)
+
+    def signed(value):
+        return "—" if value is None else minus(f"{value:+.2f} %")
+
+    def row(entry):
+        hinges = " ".join("|".join(pair) for pair in entry["hinges"])
+        sliding = " ".join("|".join(pair) for pair in entry["sliding"])
+        return [f"{entry['thickness_over_radius']:.2f}", entry["load_at"], optional(entry["nscd"], ".4f"),
+                optional(entry["limit_analysis"], ".4f"), optional(entry["published"], ".4f"),
+                signed(entry["nscd_vs_lp_percent"]), signed(entry["lp_vs_published_percent"]),
+                str(entry["solves"]), hinges + (f"; sliding {sliding}" if sliding else "")]
+
+    def quarter_span_gap():
+        entry = next(entry for entry in doc["rows"]
+                     if entry["thickness_over_radius"] == 0.15 and entry["load_at"] == "quarter span")
+        return f"{abs(entry['nscd_vs_lp_percent']):.2f} %"
+    return {
+        "radius": lambda: f"{doc['radius']:g}",
+        "voussoirs": lambda: str(doc["voussoirs"]),
+        "friction": lambda: f"{doc['friction']:g}",
+        "tolerance": lambda: f"{doc['tolerance']:g}",
+        "table": lambda: markdown_table(
+            ["t/R", "load at", "NSCD λ", "LP λ", "published", "NSCD vs LP", "LP vs published", "solves",
+             "hinges"], [row(entry) for entry in doc["rows"]]),
+        "quarter_span_gap": quarter_span_gap,
+    }
+
+
+def thrust_lines_values(data):
+    """docs/validation/thrust_lines.md: effective against conventional thrust of the semicircular arch."""
+    doc = data["arch_thrust_lines"]["arch_thrust_lines"]
+
+    def thrust(name):
+        return doc["thrust"][name]
+
+    def newtons(value):
+        return "none fits" if value is None else f"{value:.1f}"
+
+    def between():
+        low, high = thrust("minimum"), thrust("maximum")
+        inside = low is not None and high is not None and low <= thrust("effective") <= high
+        return "lies between" if inside else "does not lie between"
+    return {
+        "options": lambda: options_text(data, "arch_thrust_lines"),
+        "table": lambda: markdown_table(["line", "horizontal thrust H (N)"], [
+            ["effective", newtons(thrust("effective"))],
+            ["conventional, minimum thrust", newtons(thrust("minimum"))],
+            ["conventional, maximum thrust", newtons(thrust("maximum"))],
+            ["conventional, limit line (least thickness)", newtons(thrust("limit"))]]),
+        "geometric_safety_factor": lambda: f"{thrust('geometric_safety_factor'):.3f}",
+        "effective_between": between,
+    }
+
+
+def arch_weight(result):
+    """W_arch (N), read off a load factor result on the arch.
+
+    The live loads total W_arch at factor 1, so at the standing factor lambda the reactions
+    carry (1 + lambda) W_arch.
+    """
+    return sum(reaction["force"][2] for reaction in result["reactions"]) / (1.0 + result["load_factor"])
+
+
+def seed000_arch_values(data):
+    """docs/validation/seed000_arch.md: the stand-alone arch under a crown load (figs. 6-7)."""
+    doc = data["seed000_arch_point_loads"]["seed000_arch_point_loads"]
+
+    def rows(run="seed000_arch_point_loads"):
+        return {row["friction"]: row for row in data[run]["seed000_arch_point_loads"]["rows"]}
+
+    def row(entry):
+        demand = "—" if entry["friction_demand"] is None else f"{entry['friction_demand']:.3f}"
+        return [f"{entry['friction']:g}", percent(entry["nscd"]), percent(entry["limit_analysis"]),
+                percent(entry["conventional_limit"]), f"~{100.0 * entry['paper']:.0f} %", demand,
+                mechanism_text(entry["hinges"], entry["sliding"])]
+    return {
+        "arch_weight_kn": lambda: f"{arch_weight(doc['results']['mu_0.8']) / 1e3:.1f}",
+        "seconds": lambda: seconds_text(data, "seed000_arch_point_loads"),
+        "tolerance": lambda: percent(doc["results"]["mu_0.8"]["load_factor_report"]["tolerance"]),
+        "table": lambda: markdown_table(
+            ["µ", "NSCD", "LP", "conventional (no sliding)", "seed", "least-thrust line |Ft|/Fn", "mechanism"],
+            [row(entry) for entry in doc["rows"]]),
+        "low_over_high": lambda: f"{rows()[0.4]['nscd'] / rows()[0.8]['nscd']:.2f}",
+        "low_friction_demand": lambda: f"{rows()[0.4]['friction_demand']:.2f}",
+        "high_nscd": lambda: percent(rows()[0.8]["nscd"]),
+        "pairs_10": lambda: percent(rows("seed000_arch_pairs_10")[0.8]["nscd"]),
+        "pairs_15": lambda: percent(rows("seed000_arch_pairs_15")[0.8]["nscd"]),
+    }
+
+
+def seed000_spandrel_arch_values(data):
+    """docs/validation/seed000_spandrel_arch.md: the spandrel arch against its equivalent arch (fig. 8)."""
+    doc = data["seed000_spandrel_arch"]["seed000_spandrel_arch"]
+
+    def equivalent(key):
+        return doc["equivalent_arch"][key]
+
+    def shape(key):
+        return doc["line_shape"][key]
+
+    def effective_thrust(where):
+        """Horizontal thrust (N) of the effective line at the springing (0) or the crown (1)."""
+        return shape("effective_horizontal_thrust_springing_crown_n")[where]
+
+    def assembly_nscd():
+        whole = doc["assembly_load_factor"]
+        return "not run (`--quick`)" if whole is None else percent(whole["nscd"], 0)
+    return {
+        "seconds": lambda: seconds_text(data, "seed000_spandrel_arch"),
+        "spandrel_weight": lambda: f"{equivalent('spandrel_weight_over_arch'):.2f}",
+        "friction": lambda: f"{doc['friction']:g}",
+        "equivalent_nscd": lambda: percent(equivalent("nscd")),
+        "equivalent_mechanism": lambda: cell(mechanism_text(equivalent("hinges"), equivalent("sliding"))),
+        "equivalent_lp": lambda: percent(equivalent("limit_analysis")),
+        "equivalent_conventional": lambda: percent(equivalent("conventional_limit")),
+        "equivalent_demand": lambda: f"{equivalent('conventional_friction_demand'):.3f}",
+        "failing_factor": lambda: percent(doc["assembly_static"]["factor"]),
+        "assembly_verdict": lambda: "stands" if doc["assembly_static"]["stable"] else "fails",
+        "assembly_nscd": assembly_nscd,
+        "effective_eccentricity": lambda: f"{shape('effective_eccentricity_ratio'):.2f}",
+        "conventional_eccentricity": lambda: f"{shape('conventional_eccentricity_ratio'):.2f}",
+        "conventional_thrust_kn": lambda: f"{shape('conventional_horizontal_thrust_n') / 1e3:.1f}",
+        "conventional_angle": lambda: f"{shape('conventional_springing_angle_deg'):.0f}",
+        "effective_thrust_springing_kn": lambda: f"{effective_thrust(0) / 1e3:.1f}",
+        "effective_thrust_crown_kn": lambda: f"{effective_thrust(1) / 1e3:.1f}",
+        "effective_angle": lambda: f"{shape('effective_springing_angle_deg'):.0f}",
+    }
+
+
+def triangle_match(courses):
+    """Up to which course the fallen blocks are exactly the corbelling triangle's, in words."""
+    matching = 0
+    while matching < len(courses) and sorted(courses[matching]["fallen"]) == sorted(courses[matching]["triangle"]):
+        matching += 1
+    if matching == len(courses):
+        return "In every course the fallen blocks are exactly the corbelling triangle."
+    if matching == 0:
+        return "Already in course 0 the fallen blocks differ from the corbelling triangle."
+    above = courses[matching:]
+    more = sum(len(c["fallen"]) for c in above) > sum(len(c["triangle"]) for c in above)
+    return (f"Up to course {courses[matching - 1]['course']} the fallen blocks are exactly the corbelling "
+            "triangle; above it " + ("the falling blocks pull out a steeper, taller triangle." if more
+                                     else "fewer blocks fall than the triangle holds."))
+
+
+def seed000_wall_values(data):
+    """docs/validation/seed000_wall.md: the wall over an unsupported span (fig. 9)."""
+    doc = data["seed000_wall_unsupported_base"]["seed000_wall_unsupported_base"]
+
+    def params(key):
+        return doc["parameters"][key]
+
+    def table():
+        courses = doc["courses"]
+        return markdown_table(
+            ["course"] + [str(c["course"]) for c in courses],
+            [["blocks fallen"] + [str(len(c["fallen"])) for c in courses],
+             ["inside the corbelling triangle (half a block per course)"] + [str(len(c["triangle"])) for c in courses]])
+
+    def apex():
+        fallen = [c["course"] for c in doc["courses"] if c["fallen"]]
+        return str(max(fallen)) if fallen else "— (none fell)"
+    return {
+        "seconds": lambda: seconds_text(data, "seed000_wall_unsupported_base"),
+        "gap": lambda: f"{params('gap'):g}",
+        "blocks": lambda: str(doc["blocks"]),
+        "friction": lambda: f"{params('friction'):g}",
+        "duration": lambda: f"{doc['duration_s']:g}",
+        "time_step_ms": lambda: milliseconds(doc["time_step_s"]),
+        "table": table,
+        "fallen": lambda: str(len(doc["fallen"])),
+        "apex_course": apex,
+        "remaining": lambda: "stands" if doc["remaining_stands"] else "does not stand",
+        "verdict_by": lambda: verdict_source(doc["static_verdict_by"]),
+        "largest_support_kn": lambda: f"{doc['largest_support_joint_force_n'] / 1e3:.0f}",
+        "triangle_match": lambda: triangle_match(doc["courses"]),
+    }
+
+
+def seed000_cylinder_values(data):
+    """docs/validation/seed000_cylinder.md: the partially supported cylinder (fig. 10)."""
+    doc = data["seed000_cylinder_dome"]["seed000_cylinder_dome"]
+
+    def params(key):
+        return doc["parameters"][key]
+
+    def radius(course):
+        return f"{course['open_radius_m']:.2f}" if course["fallen"] else "—"
+
+    def table():
+        courses = doc["courses"]
+        return markdown_table(
+            ["course"] + [str(c["course"]) for c in courses],
+            [["blocks (fallen)"] + [f"{c['blocks']} ({c['fallen']})" for c in courses],
+             ["largest radius of a fallen block's centre (m)"] + [radius(c) for c in courses]])
+
+    def outward():
+        fraction = doc["outward_fraction"]
+        return "—" if fraction is None else percent(fraction, 0)
+    return {
+        "radius": lambda: f"{params('radius'):g}",
+        "height": lambda: f"{params('height'):g}",
+        "courses": lambda: str(params("courses")),
+        "gap_radius": lambda: f"{params('gap_radius'):g}",
+        "blocks": lambda: str(doc["blocks"]),
+        "duration": lambda: f"{doc['duration_s']:g}",
+        "time_step_ms": lambda: milliseconds(doc["time_step_s"]),
+        "dynamic_seconds": lambda: f"{doc['dynamic_seconds']:.0f}",
+        "table": table,
+        "fallen": lambda: str(len(doc["fallen"])),
+        "top_open_radius": lambda: radius(doc["courses"][-1]),
+        "remaining": lambda: "stands" if doc["remaining_stands"] else "does not stand",
+        "verdict_by": lambda: verdict_source(doc["static_verdict_by"]),
+        "outward_percent": outward,
+    }
+
+
+def construction_values(data):
+    """docs/validation/construction.md: a wall built all at once, layer by layer, then settled (seed 001)."""
+    doc = data["construction_wall"]["construction_wall"]
+    at_once, by_layer, settled = "scenario I", "scenario II", "scenario II + settlement"
+
+    def assumed(key):
+        return doc["assumptions"][key]
+
+    def difference(key):
+        return doc["scenario II vs I"][key]
+
+    def fixed_slab(name):
+        """Force (N) of the slab that does not settle on the wall, in scenario ``name``."""
+        return doc["scenarios"][name]["reactions"]["ground_left"]
+
+    def kpa(value):
+        return f"{value / 1e3:.2f}"
+
+    def row(label, text, paper="—"):
+        return [label] + [text(doc["scenarios"][name]) for name in (at_once, by_layer, settled)] + [paper]
+
+    def paper(key):
+        return f"{kpa(doc['paper'][key]['I'])} / {kpa(doc['paper'][key]['II'])}"
+
+    def table():
+        return markdown_table(
+            ["", "I: all at once", "II: layer by layer", "II, then the settlement", "Table I (I / II)"], [
+                row("p (kPa)", lambda s: kpa(s["p_wall"])),
+                row("q (kPa)", lambda s: kpa(s["q_wall"])),
+                row("p_2d (kPa)", lambda s: kpa(s["p_2d_wall"]), paper("p_wall")),
+                row("q_2d (kPa)", lambda s: kpa(s["q_2d_wall"]), paper("q_wall")),
+                row("fixed slab's vertical reaction (kN)", lambda s: f"{s['reactions']['ground_left'][2] / 1e3:.1f}"),
+                row("horizontal base thrust (N)", lambda s: f"{abs(s['reactions']['ground_left'][0]):.0f}"),
+                row("largest block displacement (mm)", lambda s: f"{1e3 * s['max_displacement']:.2f}"),
+                row("steps", lambda s: str(s["steps"])),
+                row("seconds", lambda s: f"{s['seconds']:.0f}")])
+
+    def differences():
+        return (f"block by block p {percent(difference('blockwise_mean_difference_p'), 3)}, "
+                f"q {percent(difference('blockwise_mean_difference_q'), 3)}; layer by layer "
+                f"p {percent(difference('layer_difference_p'), 3)}, q {percent(difference('layer_difference_q'), 3)}")
+
+    def upper_change_p():
+        """Largest change of a layer's p from the fifth course up, or a dash when the wall is lower."""
+        upper = [abs(change) for change in difference("layer_change_p")[4:]]
+        return percent(max(upper), 3) if upper else "— (no fifth course)"
+
+    def sigma_xx(name, course):
+        """sigma_xx (Pa) of a course's layer mean in scenario ``name``."""
+        return fixed(doc["scenarios"][name]["layers"][course]["sigma_xx"], 0)
+    return {
+        "seconds": lambda: seconds_text(data, "construction_wall"),
+        "blocks": lambda: str(assumed("blocks")),
+        "courses": lambda: str(assumed("courses")),
+        "blocks_per_course": lambda: str(assumed("blocks_per_course")),
+        "block_length": lambda: f"{assumed('block_length'):g}",
+        "block_height": lambda: f"{assumed('block_height'):g}",
+        "depth": lambda: f"{assumed('depth'):g}",
+        "density": lambda: f"{assumed('density'):g}",
+        "friction": lambda: f"{assumed('friction'):g}",
+        "settled_blocks": lambda: str(assumed("settled_blocks_of_the_first_course")),
+        "settlement_cm": lambda: f"{100.0 * assumed('settlement'):g}",
+        "table": table,
+        "difference": differences,
+        "sigma_xx_at_once": lambda: sigma_xx(at_once, 0),
+        "sigma_xx_third_at_once": lambda: sigma_xx(at_once, 2),
+        "sigma_xx_by_layer": lambda: f"{sigma_xx(by_layer, 0)} and {sigma_xx(by_layer, 2)}",
+        "base_change_p": lambda: percent(abs(difference("layer_change_p")[0]), 2),
+        "upper_change_p": upper_change_p,
+        "base_thrust_at_once": lambda: f"{abs(fixed_slab(at_once)[0]):.0f}",
+        "base_thrust_by_layer": lambda: f"{abs(fixed_slab(by_layer)[0]):.0f}",
+        "weight_kn": lambda: f"{doc['scenarios'][at_once]['weight'] / 1e3:.0f}",
+        "fixed_reaction_before_kn": lambda: f"{fixed_slab(by_layer)[2] / 1e3:.0f}",
+        "fixed_reaction_after_kn": lambda: f"{fixed_slab(settled)[2] / 1e3:.0f}",
+        "settlement_layer_p": lambda: percent(doc["settlement vs scenario II"]["layer_difference_p"], 0),
+    }
+
+
+def runs_values(data):
+    """docs/validation/runs.md: what ran, with which options, for how long."""
+    def row(run):
+        if run.name not in data:
+            return [run.name, f"`examples/{run.script}`", "did not run"]
+        record = data[run.name]["validate_run"]
+        return [run.name, "`" + " ".join([f"examples/{run.script}", *record["options"]]) + "`",
+                f"{record['seconds']:.0f}"]
+    return {
+        "table": lambda: markdown_table(["run", "command (`--out out/validation/<run>`)", "seconds"],
+                                        [row(run) for run in RUNS]),
+        "total_seconds": lambda: f"{sum(run['validate_run']['seconds'] for run in data.values()):.0f}",
+        "cpu_count": lambda: ", ".join(sorted({str(run["validate_run"]["cpu_count"]) for run in data.values()})),
+    }
+
+
+@dataclass(frozen=True)
+class Section:
+    """A template docs/validation/<name>.md, the runs it reads, its placeholders' formatters and its figures.
+
+    ``values(data)`` maps each placeholder name to a function of no argument returning its text;
+    ``figures`` are (run, path in the run's folder, file name in docs/).
+    """
+    name: str
+    values: Callable
+    runs: tuple = ()
+    figures: tuple = ()
+
+
+SECTIONS = (
+    Section("intro", intro_values),
+    Section("static", static_values, ("arch_minimum_thickness",)),
+    Section("dynamic", dynamic_values, ("free_rocking",),
+            (("free_rocking", "free_rocking/theta.png", "free_rocking_theta.png"),)),
+    Section("spandrel_ground_motion", spandrel_values, ("spandrel_wall_ground_motion",), (
+        ("spandrel_wall_ground_motion", f"spandrel_rocking_{SPANDREL_HOUSNER[0]}g.png",
+         f"spandrel-rocking-{SPANDREL_HOUSNER[0]}g.png"),
+        ("spandrel_wall_ground_motion", "spandrel_x_sweep.png", "spandrel_x_sweep.png"),
+        ("spandrel_wall_ground_motion", f"spandrel_x_{SPANDREL_SWEEP[-1]}g_snapshots.png",
+         f"spandrel-in-plane-{SPANDREL_SWEEP[-1]}g.png"))),
+    Section("load_factor", load_factor_values, ("load_factor_arch",),
+            (("load_factor_arch", "load_factor_arch.png", "load_factor_arch.png"),)),
+    Section("thrust_lines", thrust_lines_values, ("arch_thrust_lines",),
+            (("arch_thrust_lines", "arch_thrust_lines.png", "arch_thrust_lines.png"),)),
+    Section("seed000_arch", seed000_arch_values,
+            ("seed000_arch_point_loads", "seed000_arch_pairs_10", "seed000_arch_pairs_15"),
+            (("seed000_arch_point_loads", "seed000_arch_mu0.8.png", "seed000_arch_mu0.8.png"),
+             ("seed000_arch_point_loads", "seed000_arch_mu0.4.png", "seed000_arch_mu0.4.png"))),
+    Section("seed000_spandrel_arch", seed000_spandrel_arch_values, ("seed000_spandrel_arch",),
+            (("seed000_spandrel_arch", "seed000_spandrel_arch.png", "seed000_spandrel_arch.png"),)),
+    Section("seed000_wall", seed000_wall_values, ("seed000_wall_unsupported_base",),
+            (("seed000_wall_unsupported_base", "seed000_wall_unsupported_base.png",
+              "seed000_wall_unsupported_base.png"),)),
+    Section("seed000_cylinder", seed000_cylinder_values, ("seed000_cylinder_dome",),
+            (("seed000_cylinder_dome", "seed000_cylinder_dome.png", "seed000_cylinder_dome.png"),)),
+    Section("construction", construction_values, ("construction_wall",),
+            (("construction_wall", "construction_wall.png", "construction_wall.png"),)),
+    Section("runs", runs_values),
+)
+
+
+# --- filling the templates -----------------------------------------------------------------------------------
+def placeholders(text):
+    """The set of placeholder names in a template."""
+    return set(PLACEHOLDER.findall(text))
+
+
+def fill(text, values, template):
+    """A template with every placeholder replaced by its formatter's text.
+
+    Raises
+    ------
+    TemplateError
+        A placeholder without a formatter, a formatter without a placeholder, or a formatter that
+        fails on the runs' documents (a missing key, a missing list item, a None where a number is due).
+    """
+    names = placeholders(text)
+    unfilled, unused = sorted(names - values.keys()), sorted(values.keys() - names)
+    if unfilled:
+        raise TemplateError(f"{template}: {{{{{unfilled[0]}}}}} has no value in its section function")
+    if unused:
+        raise TemplateError(f"{template}: its section function gives {unused[0]!r}, which the template does not use")
+
+    def value(match):
+        name = match.group(1)
+        try:
+            return values[name]()
+        except (KeyError, IndexError, TypeError, ValueError, StopIteration) as error:
+            reason = error.args[0] if error.args else type(error).__name__
+            raise TemplateError(f"{template}: {{{{{name}}}}}: {reason}") from error
+    return PLACEHOLDER.sub(value, text)
+
+
+def fill_section(section, data, templates=TEMPLATES):
+    """The text of one section filled from the runs' documents."""
+    template = templates / f"{section.name}.md"
+    try:
+        values = section.values(data)
+    except KeyError as error:
+        raise TemplateError(f"{template.name}: {error.args[0]}") from error
+    return fill(template.read_text(), values, template.name)
+
+
+def missing_stub(section, absent, templates=TEMPLATES):
+    """A section's heading and a marked note that its runs did not finish."""
+    heading = next((line for line in (templates / f"{section.name}.md").read_text().splitlines()
+                    if line.startswith("#")), f"## {section.name}")
+    runs = ", ".join(f"`{name}`" for name in absent)
+    return (f"{heading}\n\n> **Not generated:** {runs} did not finish in this `make validate` run "
+            "(`--allow-missing`); rerun it to fill this section.")
+
+
+def render(data, templates=TEMPLATES):
+    """The document and the names of the sections left as stubs because their runs are missing."""
+    parts, missing = [], []
+    for section in SECTIONS:
+        absent = [run for run in section.runs if run not in data]
+        if absent:
+            parts.append(missing_stub(section, absent, templates))
+            missing.append(section.name)
+        else:
+            parts.append(fill_section(section, data, templates))
+    return "\n\n".join(part.strip("\n") for part in parts) + "\n", missing
+
+
+# --- writing the document ------------------------------------------------------------------------------------
+def shrink_png(path, limit=FIGURE_LIMIT_BYTES):
+    """Re-encode a PNG with a 256-colour palette, then smaller and smaller, until it is under limit bytes."""
+    from PIL import Image
+
+    image = Image.open(path).convert("RGB")
+    scale = 1.0
+    while path.stat().st_size >= limit:
+        size = (round(image.width * scale), round(image.height * scale))
+        image.resize(size, Image.LANCZOS).quantize(256).save(path, optimize=True)
+        scale *= 0.85
+
+
+def copy_figures(section, out, docs):
+    """Copy the figures a section shows from its runs' folders into docs/, each under FIGURE_LIMIT_BYTES."""
+    for run, source, name in section.figures:
+        target = docs / name
+        shutil.copyfile(out / run / source, target)
+        if target.stat().st_size >= FIGURE_LIMIT_BYTES:
+            shrink_png(target)
+
+
+def write_document(data, out=OUT, docs=DOCS, templates=TEMPLATES):
+    """Fill the templates, copy the filled sections' figures and write docs/validation.md; returns the stubs."""
+    text, missing = render(data, templates)
+    for section in SECTIONS:
+        if section.name not in missing:
+            copy_figures(section, out, docs)
+    (docs / "validation.md").write_text(text)
+    return missing
+
+
+def check_modes(data, quick):
+    """Stop when a run read from out/validation/ was made in the other mode (full vs --quick)."""
+    other = [name for name, run in data.items() if run["validate_run"]["quick"] != quick]
+    if other:
+        sys.exit(f"validate: {', '.join(other)} in out/validation/ ran {'without' if quick else 'with'} --quick; "
+                 "rerun them in this mode")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the examples' quick options: a fast check")
+    parser.add_argument("--allow-missing", action="store_true",
+                        help="write the document from the runs that finished, marking the missing sections")
+    parser.add_argument("--only", nargs="+", choices=[run.name for run in RUNS], metavar="RUN",
+                        help="rerun these runs only and read the others from out/validation/")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    chosen = [run for run in RUNS if args.only is None or run.name in args.only]
+    failed = []
+    for index, run in enumerate(chosen, 1):
+        if not execute(run, args.quick, index, len(chosen)):
+            if not args.allow_missing:
+                sys.exit(f"validate: examples/{run.script} ({run.name}) failed, "
+                         f"{time.perf_counter() - start:.0f} s in all; docs/validation.md not written")
+            failed.append(run.name)
+    elapsed = time.perf_counter() - start
+    data = load_runs(OUT, [run.name for run in RUNS])
+    check_modes(data, args.quick)
+    absent = [run.name for run in RUNS if run.name not in data]
+    if absent and not args.allow_missing:
+        sys.exit(f"validate: no finished run of {', '.join(absent)} in out/validation/; docs/validation.md not written")
+    try:
+        missing = write_document(data)
+    except TemplateError as error:
+        sys.exit(f"validate: {error}")
+    print(f"wrote docs/validation.md{' without ' + ', '.join(missing) if missing else ''}; examples ran "
+          f"{elapsed:.0f} s, {time.perf_counter() - start:.0f} s in all"
+          + (" (--quick: not for committing)" if args.quick else ""))
+    if failed or missing:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
