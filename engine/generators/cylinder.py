@@ -37,6 +37,7 @@ from engine.generators import (
     Generator, block_entry, check_count, check_non_negative, check_positive, described_parameters,
     model_document, polygon_area,
 )
+from engine.generators.spandrel import polygon_prism
 from engine.tolerance import TOL
 
 #: Id of the one full slab; the slabs around a gap are "ground0", "ground1", ...
@@ -67,14 +68,13 @@ def plan_prism(section_xy, z_min, z_max):
     faces : list of m + 2 lists of int
         Vertex indices, counter-clockwise seen from outside.
     """
-    m = len(section_xy)
-    if m < 3 or not polygon_area(section_xy) > 0.0 or not z_max > z_min:
-        raise ValueError(f"degenerate or clockwise prism section {section_xy} over z in [{z_min}, {z_max}]")
-    vertices = [[float(x), float(y), float(z_min)] for x, y in section_xy]
-    vertices += [[float(x), float(y), float(z_max)] for x, y in section_xy]
-    faces = [list(range(m - 1, -1, -1)), list(range(m, 2 * m))]
-    faces += [[i, (i + 1) % m, (i + 1) % m + m, i + m] for i in range(m)]
-    return vertices, faces
+    # the x-z prism of the spandrel wall extruded along y, with y and z exchanged: a reflection,
+    # which turns every face inside out, hence the reversed loops; each side then starts at its
+    # section corner i, as listed above
+    vertices, faces = polygon_prism(section_xy, z_min, z_max)
+    faces = [face[::-1] for face in faces]
+    sides = [face[-1:] + face[:-1] for face in faces[2:]]
+    return [[x, z, y] for x, y, z in vertices], faces[:2] + sides
 
 
 def corner(radius, angle):
