@@ -181,13 +181,11 @@ def history_reach(body_a, body_b, radius):
     return reach
 
 
-def contact_history(model, state, contacts, keys):
+def contact_history(model, state, contacts, keys, pair):
     """Impulses (n_c, 3) and tangential stretches (n_c, 3) of the previous step for the current
-    contacts (``gather_history``); zero for new contacts."""
-    body_a = np.asarray(contacts.body_a, np.int64)
-    body_b = np.asarray(contacts.body_b, np.int64)
-    pair = pair_keys(body_a, body_b, model.mechanics.n_blocks)
-    reach = history_reach(body_a, body_b, model.mechanics.polyhedra.radius)
+    contacts with keys ``keys`` and pair keys ``pair`` (``gather_history``); zero for new contacts."""
+    reach = history_reach(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64),
+                          model.mechanics.polyhedra.radius)
     return gather_history(state.warm_index, state.warm_keys, state.warm_impulses, state.warm_stretch,
                           state.warm_pair_index, state.warm_pair, state.warm_point, keys, pair,
                           np.ascontiguousarray(contacts.point), reach)
@@ -219,13 +217,13 @@ def tangential_stretch(frame, impulse, compliance, h):
     return stretch
 
 
-def remember_contacts(state, contacts, keys, n_blocks, impulse, stretch):
-    """Store keys, pairs, points, impulses and stretches (in contact order) and index the keys
+def remember_contacts(state, contacts, keys, pair, impulse, stretch):
+    """Store keys, pair keys, points, impulses and stretches (in contact order) and index the keys
     and pairs for the next step."""
     state.warm_keys = keys
     state.warm_index = key_index(keys)
-    state.warm_pair = pair_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64), n_blocks)
-    state.warm_pair_index = key_index(state.warm_pair)
+    state.warm_pair = pair
+    state.warm_pair_index = key_index(pair)
     state.warm_point = np.array(contacts.point, dtype=np.float64)
     state.warm_impulses = np.array(impulse, dtype=np.float64)
     state.warm_stretch = stretch
@@ -247,13 +245,14 @@ def solve_step(model, state, settings, contacts=None):
         contacts = detect(model, state)
     friction, compliance = contact_parameters(model, contacts)
     keys = contact_keys(contacts, mech.n_blocks)
-    gamma0, stretch = contact_history(model, state, contacts, keys)
+    pair = pair_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64), mech.n_blocks)
+    gamma0, stretch = contact_history(model, state, contacts, keys, pair)
     problem, frame, v_free = assemble_problem(mech, state, contacts, friction, compliance, settings.wrench,
                                               settings.time_step, settings.support_velocity,
                                               settings.restitution, stretch)
     report = solve(problem, settings.solver, gamma0=gamma0,
                    tolerance=settings.tolerance, max_iterations=settings.max_iterations)
-    remember_contacts(state, contacts, keys, mech.n_blocks, report.gamma,
+    remember_contacts(state, contacts, keys, pair, report.gamma,
                       tangential_stretch(frame, report.gamma, compliance, settings.time_step))
     velocity = v_free + problem.velocity(report.gamma)
     if state.active is not None:
