@@ -36,6 +36,7 @@ def _parser():
     example = sub.add_parser("example", help="print a generated example model",
                              description="Print a generated model; generator parameters as --name value.")
     example.add_argument("name", nargs="?", help="generator name; omit to list them")
+    sub.add_parser("serve", add_help=False, help="run the HTTP service and viewer (extrados serve --help)")
     return parser
 
 
@@ -209,6 +210,10 @@ def main(argv=None):
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
     try:
+        if args.command == "serve":
+            from server.serve import main as serve
+
+            return serve(extra)
         if args.command == "example":
             _run_example(args, extra)
         else:

@@ -1,4 +1,4 @@
-"""Errors raised on bad user input, each naming what is wrong and where."""
+"""Errors raised on bad user input, each naming what is wrong and where; and the cancellation of an analysis."""
 
 
 def format_path(parts):
@@ -37,3 +37,22 @@ class ModelError(ValueError):
     def to_dict(self):
         """The error as the JSON object of DESIGN sec. 6."""
         return {"message": self.message, "path": self.path, "block": self.block}
+
+
+class AnalysisCancelled(Exception):
+    """An analysis stopped because its caller's ``cancel()`` returned True (e.g. a compute-time limit).
+
+    Parameters
+    ----------
+    what : str
+        What was stopped, e.g. ``"load_factor analysis"``.
+    seconds : float
+        How long it had run (s).
+    done : str, optional
+        How far it had got, e.g. ``"7 static solves done"``.
+    """
+
+    def __init__(self, what, seconds, done=""):
+        self.what = what
+        self.seconds = seconds
+        super().__init__(f"{what} cancelled after {seconds:.3g} s" + (f", {done}" if done else ""))

@@ -4,10 +4,17 @@
 (schema, references, block geometry) and exposes `mechanics`, a cached
 structure-of-arrays view (masses, inertias, packed polyhedra, loads) that the
 pipeline stages read. Everything that changes during a run lives in `State`.
+
+What the blocks alone fix (their checked geometry, volumes, centres, unit-density inertias
+and packed polyhedra: `BlockGeometry`) is the costly part of a model. A model built with
+``reuse=previous`` from a document whose blocks are identical to the previous model's (same
+`block_digest`) takes them over instead of checking and integrating the blocks again; the
+rest of the document is validated as usual.
 """
-import copy
+import hashlib
 import json
 import math
+import pickle
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
@@ -17,7 +24,7 @@ import numpy as np
 
 from engine.errors import ModelError, format_path
 from engine.geometry.packed import pack_polyhedra
-from engine.geometry.polyhedron import GeometryError, mass_properties, validated_block
+from engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
 
 FORMAT = "extrados.model/1"
 DEFAULT_SETTINGS = {
@@ -41,20 +48,68 @@ _VALIDATOR = jsonschema.Draft202012Validator(_schema())
 
 
 def _block_label(doc, path):
-    """Block id for an error inside blocks[i], if there is one."""
+    """Block id (a string) for an error inside blocks[i], if there is one."""
     if len(path) >= 2 and path[0] == "blocks" and isinstance(path[1], int):
         try:
-            return doc["blocks"][path[1]].get("id")
+            label = doc["blocks"][path[1]].get("id")
         except (IndexError, AttributeError):
             return None
+        return label if isinstance(label, str) else None
     return None
 
 
-def validate_schema(doc):
-    """Raise ModelError for the first schema violation, with its field path."""
+#: A block that satisfies the schema, put in place of blocks already known to satisfy it.
+PLACEHOLDER_BLOCK = {"id": "placeholder", "vertices": [[0.0, 0.0, 0.0]] * 4, "faces": [[0, 1, 2]] * 4}
+BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "material", "support"))
+
+
+def _is_number(value):
+    return type(value) is float or type(value) is int
+
+
+def _well_formed_vertices(vertices):
+    """At least 4 lists of 3 finite ints or floats (no bool, no subclass)."""
+    if type(vertices) is not list or len(vertices) < 4:
+        return False
+    if not all(type(point) is list and len(point) == 3 and all(map(_is_number, point)) for point in vertices):
+        return False
+    try:
+        return bool(np.isfinite(np.array(vertices, float)).all())
+    except OverflowError:
+        return False
+
+
+def _well_formed_faces(faces):
+    """At least 4 lists of 3 or more non-negative ints (no bool)."""
+    return (type(faces) is list and len(faces) >= 4
+            and all(type(face) is list and len(face) >= 3 and all(type(i) is int and i >= 0 for i in face)
+                    for face in faces))
+
+
+def _well_formed_blocks(blocks):
+    """True when ``blocks`` certainly satisfies the schema's blocks and holds only finite numbers.
+
+    Stricter than the schema (exact types only), so a False only means: let the schema say.
+    """
+    return type(blocks) is list and len(blocks) >= 1 and all(
+        type(block) is dict and block.keys() <= BLOCK_FIELDS and type(block.get("id")) is str and block["id"] != ""
+        and type(block.get("material", "")) is str and type(block.get("support", False)) is bool
+        and _well_formed_vertices(block.get("vertices")) and _well_formed_faces(block.get("faces"))
+        for block in blocks)
+
+
+def validate_schema(doc, blocks_checked=False):
+    """Raise ModelError for the first schema violation, with its field path.
+
+    Well-formed blocks (`_well_formed_blocks`) give the schema nothing to say, so the schema then
+    reads the document with one placeholder block: the same errors, without walking every vertex.
+    ``blocks_checked`` says the blocks are known to be well-formed (identical to blocks checked before).
+    """
     if not isinstance(doc, dict):
         raise ModelError("the model document must be a JSON object")
-    errors = sorted(_VALIDATOR.iter_errors(doc), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
+    well_formed = blocks_checked or _well_formed_blocks(doc.get("blocks"))
+    checked = dict(doc, blocks=[PLACEHOLDER_BLOCK]) if well_formed else doc
+    errors = sorted(_VALIDATOR.iter_errors(checked), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     if errors:
         error = jsonschema.exceptions.best_match(errors)
         path = list(error.absolute_path)
@@ -62,7 +117,33 @@ def validate_schema(doc):
         if error.validator == "additionalProperties":
             message = "unknown field: " + message.split("(")[-1].rstrip(")").replace(" were unexpected", "").replace(" was unexpected", "")
         raise ModelError(message, path=format_path(path) or None, block=_block_label(doc, path))
-    _check_finite(doc, [])
+    _check_finite(checked, [])
+
+
+def copied(doc):
+    """A deep copy of a JSON-like document (a pickle round trip: several times faster than copy.deepcopy)."""
+    return pickle.loads(pickle.dumps(doc, pickle.HIGHEST_PROTOCOL))
+
+
+def block_digest(blocks):
+    """Digest of the blocks of a document: equal digests mean identical blocks (types included).
+
+    The digest hashes the pickle of the blocks, which records every value with its type; the
+    same content pickled with shared sub-lists gives another digest (a model is then rebuilt,
+    never wrongly reused).
+    """
+    return hashlib.blake2b(pickle.dumps(blocks, pickle.HIGHEST_PROTOCOL), digest_size=16).hexdigest()
+
+
+def document_block_digest(doc):
+    """`block_digest` of a model document's blocks; None when it has no blocks to hash (then
+    validation says what is wrong)."""
+    if not isinstance(doc, dict) or "blocks" not in doc:
+        return None
+    try:
+        return block_digest(doc["blocks"])
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
 
 
 def _check_finite(node, path):
@@ -104,6 +185,29 @@ class Mechanics:
         return inverse
 
 
+@dataclass(frozen=True)
+class BlockGeometry:
+    """What the blocks' shapes alone fix, shared by models with identical blocks (never modified)."""
+
+    volume: np.ndarray        # (n_blocks,) float64, m^3
+    centre: np.ndarray        # (n_blocks, 3) float64, m, centre of mass as drawn
+    unit_inertia: np.ndarray  # (n_blocks, 3, 3) float64, m^5: inertia about the centre per unit density, world axes
+    polyhedra: object         # PackedPolyhedra, vertices relative to the centre
+    size: float               # m, diagonal of the bounding box of all vertices
+
+
+def block_geometry(blocks):
+    """BlockGeometry of checked blocks (outward faces); the mass is density times volume, the
+    inertia density times unit_inertia (engine.geometry.polyhedron.unit_mass_properties)."""
+    vertices = [np.asarray(block["vertices"], float) for block in blocks]
+    faces = [block["faces"] for block in blocks]
+    volume, centre, unit_inertia = unit_mass_properties(list(zip(vertices, faces)))
+    local_vertices = [v - c for v, c in zip(vertices, centre)]
+    all_vertices = np.concatenate(local_vertices) + np.repeat(centre, [len(v) for v in local_vertices], axis=0)
+    return BlockGeometry(volume, centre, unit_inertia, pack_polyhedra(local_vertices, faces),
+                         float(np.linalg.norm(np.ptp(all_vertices, axis=0))))
+
+
 class Model:
     """A masonry model: the document of DESIGN sec. 4, validated, with cached mechanics.
 
@@ -111,23 +215,41 @@ class Model:
     (`Model()`, then `add_block`). Any change clears the cached mechanics.
     """
 
-    def __init__(self, doc=None):
+    def __init__(self, doc=None, reuse=None):
+        self.block_digest = None   # of the document's blocks as given; None when built block by block
         if doc is None:
             doc = {"format": FORMAT, "units": "SI", "gravity": list(DEFAULT_GRAVITY),
                    "materials": {"stone": {"density": 2000.0}},
                    "joints": {"dry": dict(DEFAULT_JOINT)}, "default_joint": "dry", "blocks": []}
             self._doc = doc
             return
-        validate_schema(doc)
-        self._doc = copy.deepcopy(doc)
-        self._doc["blocks"] = [self._checked_block(b, i) for i, b in enumerate(self._doc["blocks"])]
+        self.block_digest = document_block_digest(doc)
+        same_blocks = reuse is not None and self.block_digest is not None and reuse.block_digest == self.block_digest
+        validate_schema(doc, blocks_checked=same_blocks)
+        rest = copied({key: value for key, value in doc.items() if key != "blocks"})
+        if same_blocks:
+            blocks = list(reuse._doc["blocks"])
+            self.__dict__["geometry"] = reuse.geometry
+        else:
+            given = copied(doc["blocks"])
+            checked = prevalidated_blocks([(block["vertices"], block["faces"]) for block in given])
+            blocks = [self._checked_block(b, i, c) for i, (b, c) in enumerate(zip(given, checked))]
+        self._doc = {key: blocks if key == "blocks" else rest[key] for key in doc}
         self._check_references()
 
     # --- document ---------------------------------------------------------
     @classmethod
-    def from_dict(cls, doc):
-        """Model from a model document (dict); raises ModelError on bad input."""
-        return cls(doc)
+    def from_dict(cls, doc, reuse=None):
+        """Model from a model document (dict); raises ModelError on bad input.
+
+        Parameters
+        ----------
+        doc : dict
+        reuse : Model, optional
+            A model built before; when ``doc``'s blocks are identical to its document's (same
+            `block_digest`), their checks and `geometry` are taken over, not done again.
+        """
+        return cls(doc, reuse)
 
     @classmethod
     def from_json(cls, text_or_path):
@@ -147,7 +269,7 @@ class Model:
 
     def to_dict(self):
         """The model document (faces oriented outward), a deep copy."""
-        return copy.deepcopy(self._doc)
+        return copied(self._doc)
 
     def to_json(self, **kwargs):
         return json.dumps(self._doc, **kwargs)
@@ -201,6 +323,8 @@ class Model:
             block["support"] = True
         self._doc["blocks"].append(self._checked_block(block, index))
         self._check_references()
+        self.block_digest = None
+        self.__dict__.pop("geometry", None)
         self.__dict__.pop("mechanics", None)
         return block["id"]
 
@@ -213,9 +337,11 @@ class Model:
 
     # --- validation -------------------------------------------------------
     @staticmethod
-    def _checked_block(block, index):
+    def _checked_block(block, index, checked=None):
+        """The block with float vertices and outward faces; ``checked`` is what `prevalidated_blocks`
+        found for it (None: check it here, raising ModelError at its path)."""
         try:
-            vertices, faces = validated_block(block["vertices"], block["faces"])
+            vertices, faces = checked or validated_block(block["vertices"], block["faces"])
         except GeometryError as exc:
             path = f"blocks[{index}]" + (f".{exc.where}" if exc.where else "")
             raise ModelError(str(exc), path=path, block=block.get("id")) from exc
@@ -310,32 +436,26 @@ class Model:
 
     # --- mechanics --------------------------------------------------------
     @cached_property
+    def geometry(self):
+        """BlockGeometry of the blocks (computed once, or taken over from a model with the same blocks)."""
+        return block_geometry(self._doc["blocks"])
+
+    @cached_property
     def mechanics(self):
         """Masses, inertias, packed polyhedra and load wrenches (computed once)."""
         doc = self._doc
         if not doc["blocks"]:
             raise ModelError("the model has no blocks", path="blocks")
-        n = len(doc["blocks"])
-        mass = np.zeros(n)
-        inertia = np.zeros((n, 3, 3))
-        centre = np.zeros((n, 3))
-        volume = np.zeros(n)
-        local_vertices, faces = [], []
-        for i, block in enumerate(doc["blocks"]):
-            density = doc["materials"][block.get("material", "stone")]["density"]
-            vertices = np.asarray(block["vertices"], float)
-            mass[i], centre[i], inertia[i] = mass_properties(vertices, block["faces"], density)
-            volume[i] = mass[i] / density
-            local_vertices.append(vertices - centre[i])
-            faces.append(block["faces"])
+        geometry = self.geometry
+        density = np.array([doc["materials"][b.get("material", "stone")]["density"] for b in doc["blocks"]], float)
+        mass = density * geometry.volume
+        inertia = density[:, None, None] * geometry.unit_inertia
         is_support = np.array([bool(b.get("support", False)) for b in doc["blocks"]])
         if is_support.all():
             raise ModelError("every block is a support: nothing can move", path="blocks")
-        dead, live = self._load_wrenches(mass, centre)
-        all_vertices = np.concatenate(local_vertices) + np.repeat(centre, [len(v) for v in local_vertices], axis=0)
-        size = float(np.linalg.norm(np.ptp(all_vertices, axis=0)))
-        return Mechanics(tuple(self.block_ids), mass, inertia, centre, is_support, volume,
-                         pack_polyhedra(local_vertices, faces), dead, live, size)
+        dead, live = self._load_wrenches(mass, geometry.centre)
+        return Mechanics(tuple(self.block_ids), mass, inertia, geometry.centre, is_support, geometry.volume,
+                         geometry.polyhedra, dead, live, geometry.size)
 
     def _load_wrenches(self, mass, centre):
         """Dead (gravity and loads without `live`) and live wrenches per block, (n, 6) each."""

@@ -238,15 +238,24 @@ def integrate(state, velocity, h):
     state.time += h
 
 
-def solve_step(model, state, settings, contacts=None):
-    """Stages 1-3: detect (unless contacts are given), assemble, solve; the blocks do not move."""
+def solve_step(model, state, settings, contacts=None, impulse_guess=None):
+    """Stages 1-3: detect (unless contacts are given), assemble, solve; the blocks do not move.
+
+    The solver starts from the state's impulses of the last step (``contact_history``), or from
+    ``impulse_guess`` ((n_c, 3) float64, N s, in the order of ``contacts``) when one is given;
+    a guess comes with no tangential stretch, so the step's result depends on it only within
+    the solver's tolerance.
+    """
     mech = model.mechanics
     if contacts is None:
         contacts = detect(model, state)
     friction, compliance = contact_parameters(model, contacts)
     keys = contact_keys(contacts, mech.n_blocks)
     pair = pair_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64), mech.n_blocks)
-    gamma0, stretch = contact_history(model, state, contacts, keys, pair)
+    if impulse_guess is None:
+        gamma0, stretch = contact_history(model, state, contacts, keys, pair)
+    else:
+        gamma0, stretch = impulse_guess, np.zeros((contacts.n_contacts, 3))
     problem, frame, v_free = assemble_problem(mech, state, contacts, friction, compliance, settings.wrench,
                                               settings.time_step, settings.support_velocity,
                                               settings.restitution, stretch)

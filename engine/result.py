@@ -28,6 +28,8 @@ Beyond the contract fields, a result carries what the engineer reads off the joi
   shear of each cell at the end, and per output frame their area-weighted means and the
   macroscopic strain indicator (seed 001 eq. 18-19, 59); null for any other structure.
 - a non-finite number in these added fields is written null.
+- a static or load factor result's "solver" says "warm_start": whether its static solve started
+  from given impulses (engine.analysis.static.WarmStart, as engine.analysis.cache gives them).
 """
 from dataclasses import dataclass, field
 
@@ -95,56 +97,69 @@ def _json_safe(value):
     return value
 
 
+def _finite_or_null(array):
+    """The array as nested lists, every non-finite float written None (a vectorised ``_json_safe``)."""
+    if np.isfinite(array).all():
+        return array.tolist()
+    return _json_safe(array.tolist())
+
+
 def _block_documents(mech, position, orientation, velocity, stress):
     ids = mech.block_ids
     values, directions = principal_stresses(stress)
     p, q = stress_invariants(stress)
     asymmetry = stress_asymmetry(stress)
-    return [{"id": ids[i], "position": _rounded(position[i]), "orientation": _rounded(orientation[i]),
-             "velocity": _rounded(velocity[i, :3]), "angular_velocity": _rounded(velocity[i, 3:]),
-             "stress": _rounded(stress[i]), "support": bool(mech.is_support[i]),
-             **_json_safe({"principal_stress": {"values": _rounded(values[i]), "directions": _rounded(directions[i])},
-                           "p": float(p[i]), "q": float(q[i]), "stress_asymmetry": float(asymmetry[i])})}
-            for i in range(mech.n_blocks)]
+    rows = zip(ids, np.asarray(position, float).tolist(), np.asarray(orientation, float).tolist(),
+               velocity[:, :3].tolist(), velocity[:, 3:].tolist(), stress.tolist(), mech.is_support.tolist(),
+               _finite_or_null(values), _finite_or_null(directions), _finite_or_null(p), _finite_or_null(q),
+               _finite_or_null(asymmetry))
+    return [{"id": i, "position": x, "orientation": o, "velocity": v, "angular_velocity": w, "stress": t,
+             "support": bool(support), "principal_stress": {"values": value, "directions": direction},
+             "p": pressure, "q": deviator, "stress_asymmetry": skew}
+            for i, x, o, v, w, t, support, value, direction, pressure, deviator, skew in rows]
 
 
 def _contact_documents(ids, contacts, frame, force, states, network):
     membership = np.where(network.strong, "strong", np.where(network.weak, "weak", ""))
-    return [{"blocks": [ids[b], ids[a]], "point": _rounded(p), "normal": _rounded(n), "force": _rounded(f),
-             "gap": float(g), "state": str(s), "network": str(m) or None}
-            for a, b, p, n, f, g, s, m in zip(contacts.body_a, contacts.body_b, contacts.point, frame[:, 0], force,
-                                              contacts.gap, states, membership)]
+    rows = zip(contacts.body_a.tolist(), contacts.body_b.tolist(), np.asarray(contacts.point, float).tolist(),
+               frame[:, 0].tolist(), np.asarray(force, float).tolist(), np.asarray(contacts.gap, float).tolist(),
+               np.asarray(states).tolist(), membership.tolist())
+    return [{"blocks": [ids[b], ids[a]], "point": p, "normal": n, "force": f, "gap": g, "state": str(s),
+             "network": m or None}
+            for a, b, p, n, f, g, s, m in rows]
 
 
-def _when_closed(closed, value):
-    """The value where the joint is closed and the value is finite, else None (null)."""
-    return value if closed and np.all(np.isfinite(value)) else None
+def _when_closed(closed, values):
+    """(n,) or (n, d) values as lists, None where the joint is not closed or a value is not finite (null)."""
+    finite = np.isfinite(values)
+    keep = closed & (finite if finite.ndim == 1 else finite.all(axis=1))
+    return [value if kept else None for value, kept in zip(values.tolist(), keep.tolist())]
 
 
 def _interface_documents(ids, contacts, joints, admissible):
-    documents = []
-    for k in range(len(joints.normal_force)):
-        s, e = joints.polygon_start[k], joints.polygon_start[k + 1]
-        closed = bool(admissible.closed[k])
-        documents.append({
-            "blocks": [ids[joints.body_first[k]], ids[joints.body_second[k]]],
-            "normal": _rounded(joints.normal[k]), "force": _rounded(joints.force[k]),
-            "moment": _rounded(joints.moment[k]), "centre": _rounded(joints.centre[k]),
-            "normal_force": float(joints.normal_force[k]), "shear_force": float(joints.shear_force[k]),
-            "polygon": _rounded(contacts.point[s:e]),
-            "closed": closed, "centroid": _rounded(admissible.centroid[k]),
-            "eccentricity_vector": _when_closed(closed, _rounded(admissible.eccentricity_vector[k])),
-            "eccentricity": _when_closed(closed, float(admissible.eccentricity[k])),
-            "in_polygon": _when_closed(closed, bool(admissible.in_polygon[k])),
-            "in_kernel": _when_closed(closed, bool(admissible.in_kernel[k])),
-            "shear_utilisation": _when_closed(closed, float(admissible.shear_utilisation[k])),
-            "kernel": _rounded(admissible.kernel[admissible.kernel_start[k]:admissible.kernel_start[k + 1]])})
-    return documents
+    closed = np.asarray(admissible.closed, bool)
+    starts, kernel_starts = joints.polygon_start.tolist(), admissible.kernel_start.tolist()
+    points, kernel = np.asarray(contacts.point, float).tolist(), admissible.kernel.tolist()
+    rows = zip(joints.body_first.tolist(), joints.body_second.tolist(), joints.normal.tolist(), joints.force.tolist(),
+               joints.moment.tolist(), joints.centre.tolist(), joints.normal_force.tolist(),
+               joints.shear_force.tolist(), closed.tolist(), admissible.centroid.tolist(),
+               _when_closed(closed, admissible.eccentricity_vector), _when_closed(closed, admissible.eccentricity),
+               _when_closed(closed, admissible.in_polygon), _when_closed(closed, admissible.in_kernel),
+               _when_closed(closed, admissible.shear_utilisation))
+    return [{"blocks": [ids[first], ids[second]], "normal": normal, "force": force, "moment": moment,
+             "centre": centre, "normal_force": normal_force, "shear_force": shear_force,
+             "polygon": points[starts[k]:starts[k + 1]], "closed": is_closed, "centroid": centroid,
+             "eccentricity_vector": eccentricity_vector, "eccentricity": eccentricity, "in_polygon": in_polygon,
+             "in_kernel": in_kernel, "shear_utilisation": utilisation,
+             "kernel": kernel[kernel_starts[k]:kernel_starts[k + 1]]}
+            for k, (first, second, normal, force, moment, centre, normal_force, shear_force, is_closed, centroid,
+                    eccentricity_vector, eccentricity, in_polygon, in_kernel, utilisation) in enumerate(rows)]
 
 
 def _reaction_documents(ids, reactions):
-    return [{"block": ids[b], "force": _rounded(f), "moment": _rounded(m), "point": _rounded(p)}
-            for b, f, m, p in zip(reactions.block, reactions.force, reactions.moment, reactions.point)]
+    return [{"block": ids[b], "force": f, "moment": m, "point": p}
+            for b, f, m, p in zip(reactions.block.tolist(), reactions.force.tolist(), reactions.moment.tolist(),
+                                  reactions.point.tolist())]
 
 
 def _force_documents(mech, position, outcome, force, states):
@@ -216,8 +231,8 @@ def static_result(model, solution, analysis="static", load_factor=None, extra=No
     more = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed),
             "stress_summary": _json_safe(stress_summary(mech, mech.position0, stress))}
     more.update(extra or {})
-    return Result(analysis, bool(solution.stable), _solver_document(outcome.solver), blocks,
-                  load_factor=load_factor, extra=more,
+    solver = dict(_solver_document(outcome.solver), warm_start=solution.warm_started)
+    return Result(analysis, bool(solution.stable), solver, blocks, load_factor=load_factor, extra=more,
                   **_force_documents(mech, mech.position0, outcome, solution.force, states))
 
 

@@ -14,13 +14,17 @@ structure stands, dead loads held at one. Each trial factor is one static analys
 The mechanism is read off the static solve at the first failing factor: its velocities
 (h = 1 s) are the initial accelerations of the blocks, and the relative velocities at
 the contact points tell which joints rotate (hinges) and which slide.
+
+Every probe solves on the same contacts, those at rest (engine.analysis.static.WarmStart),
+detected once, and starts from the impulses of the probe nearest in factor: neighbouring
+factors have nearly the same forces. The search checks its Cancellation before every probe.
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.analysis.limit import limit_load_factor, limit_report
-from engine.analysis.static import point_speed, solve_static
+from engine.analysis.static import Cancellation, WarmStart, point_speed, solve_static
 from engine.errors import ModelError
 from engine.tolerance import TOL
 
@@ -78,10 +82,30 @@ class LoadFactorSearch:
     standing: object = None        # StaticSolution at standing_factor
     failing: object = None         # StaticSolution at failing_factor
     probes: list = field(default_factory=list)  # [factor, stands] in the order tried
+    warm: WarmStart = None         # contacts at rest and a first impulse guess; None: the first probe detects
+    cancellation: Cancellation = field(default_factory=Cancellation)
+    solved: list = field(default_factory=list)  # [factor, impulse] of every static solve, to warm start the next
+
+    def warm_start(self, factor):
+        """WarmStart at ``factor``: the contacts at rest and the impulses of the solve nearest in factor."""
+        if not self.solved:
+            return self.warm
+        nearest = min(self.solved, key=lambda solved: abs(solved[0] - factor))
+        return WarmStart(self.warm.contacts, nearest[1])
+
+    def solve(self, model, factor):
+        """The static solution at ``factor``, warm started; checks the cancellation first."""
+        self.cancellation.check(f"{len(self.solved)} static solves done")
+        solution = solve_static(model, live_factor=factor, warm=self.warm_start(factor),
+                                cancellation=self.cancellation)
+        if self.warm is None:
+            self.warm = WarmStart(solution.outcome.contacts)
+        self.solved.append([float(factor), solution.outcome.impulse])
+        return solution
 
     def probe(self, model, factor):
         """Solve at ``factor``, move the bracket end it belongs to; returns whether it stands."""
-        solution = solve_static(model, live_factor=factor)
+        solution = self.solve(model, factor)
         self.probes.append([float(factor), bool(solution.stable)])
         if solution.stable:
             self.standing_factor, self.standing = factor, solution
@@ -116,7 +140,8 @@ def bracket_from_guess(search, model, guess, max_factor, tolerance):
         step *= 2.0
 
 
-def bisect_load_factor(model, max_factor=DEFAULT_MAX_FACTOR, tolerance=DEFAULT_TOLERANCE, guess=None):
+def bisect_load_factor(model, max_factor=DEFAULT_MAX_FACTOR, tolerance=DEFAULT_TOLERANCE, guess=None, warm=None,
+                       cancellation=Cancellation()):
     """Largest live-load factor at which the NSCD static analysis stands.
 
     Parameters
@@ -128,12 +153,16 @@ def bisect_load_factor(model, max_factor=DEFAULT_MAX_FACTOR, tolerance=DEFAULT_T
         Relative width of the final bracket, (failing - standing) / failing.
     guess : float, optional
         A factor near the collapse one (e.g. the limit-analysis value) to bracket from.
+    warm : WarmStart, optional
+        Contacts at rest of this geometry and an impulse guess for the first probe.
+    cancellation : Cancellation, optional
+        Checked before every probe (and within settle runs).
 
     Returns
     -------
     LoadFactorSearch
     """
-    search = LoadFactorSearch(status="collapse")
+    search = LoadFactorSearch(status="collapse", warm=warm, cancellation=cancellation)
     if not search.probe(model, 0.0):
         search.status = "fails_under_dead_loads"
         return search
@@ -237,7 +266,7 @@ def certain_failure(model, search, max_factor, tolerance):
     step = BRACKET_STEP_TOLERANCES * tolerance
     while solution.verdict_by != "static" and 0.0 < factor < max_factor:
         factor = min(factor * (1.0 + step), max_factor)
-        solution = solve_static(model, live_factor=factor)
+        solution = search.solve(model, factor)
         solves += 1
         step *= 2.0
     return factor, solution, solves
@@ -267,13 +296,17 @@ def relative_gap(nscd, limit):
     return (nscd - limit) / limit
 
 
-def run_load_factor(model, request):
+def run_load_factor(model, request, warm=None, cancellation=Cancellation()):
     """Collapse load factor by NSCD bisection, bracketed from the limit-analysis LP.
 
     Parameters
     ----------
     model : Model
     request : LoadFactorRequest
+    warm : WarmStart, optional
+        Contacts at rest of this geometry and an impulse guess (engine.analysis.cache).
+    cancellation : Cancellation, optional
+        Checked after the LP and before every static solve; raises AnalysisCancelled.
 
     Returns
     -------
@@ -284,8 +317,11 @@ def run_load_factor(model, request):
         limit_analysis_details (limit_report: the LP's status, cone and admissible joint forces)
     """
     check_live_loads(model)
+    cancellation.check()
     limit = limit_load_factor(model, request.max_factor)
-    search = bisect_load_factor(model, request.max_factor, request.tolerance, guess=limit.load_factor)
+    cancellation.check("the limit analysis LP done")
+    search = bisect_load_factor(model, request.max_factor, request.tolerance, guess=limit.load_factor, warm=warm,
+                                cancellation=cancellation)
     nscd = search_report(model, search, request.max_factor, request.tolerance)
     report = {"nscd": nscd["load_factor"], "limit_analysis": limit.load_factor,
               "gap": relative_gap(nscd["load_factor"], limit.load_factor),

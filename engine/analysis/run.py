@@ -1,9 +1,14 @@
 """`analyze(model, analysis)`: the one entry point of every door (Python, CLI, HTTP)."""
+import json
+from importlib import resources
+
+import jsonschema
+
 from engine.analysis.construction import ConstructionRequest, construction_result, run_construction
 from engine.analysis.dynamic import DynamicRequest, run_dynamic
-from engine.analysis.load_factor import LoadFactorRequest, run_load_factor
-from engine.analysis.static import solve_static
-from engine.errors import ModelError
+from engine.analysis.load_factor import LoadFactorRequest, check_live_loads, run_load_factor
+from engine.analysis.static import Cancellation, solve_static
+from engine.errors import ModelError, format_path
 from engine.model import Model
 from engine.post.thrust import effective_thrust_line_of_result
 from engine.result import dynamic_result, static_result
@@ -17,6 +22,32 @@ ANALYSIS_FIELDS = {"static": {"type"}, "load_factor": set(LoadFactorRequest.FIEL
 #: bridges, where the automatic chain does not exist.
 THRUST_LINE_FIELD = "thrust_line"
 THRUST_LINE_PATH = f"analysis.{THRUST_LINE_FIELD}.chain"
+
+
+def analysis_schema():
+    """The JSON schema of the analysis request (engine/io/analysis_schema.json): one ``$defs``
+    entry per analysis type. The HTTP service publishes it in its OpenAPI document."""
+    return json.loads(resources.files("engine.io").joinpath("analysis_schema.json").read_text())
+
+
+def _type_validators():
+    """One validator per analysis type, so that an error names the field of the chosen type
+    instead of the failure of every branch of a ``oneOf``."""
+    schema = analysis_schema()
+    return {kind: jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
+            for kind in ANALYSIS_FIELDS}
+
+
+_TYPE_VALIDATORS = _type_validators()
+
+
+def check_against_schema(request):
+    """Raise ModelError at ``analysis.<field>`` for the first schema violation of a typed request."""
+    errors = list(_TYPE_VALIDATORS[request["type"]].iter_errors(request))
+    if errors:
+        error = jsonschema.exceptions.best_match(errors)
+        path = format_path(["analysis", *error.absolute_path])
+        raise ModelError(error.message, path=path)
 
 
 def named_thrust_line_chain(model, request):
@@ -68,20 +99,45 @@ def validated_request(analysis):
     if unknown:
         raise ModelError(f"unknown field '{sorted(unknown)[0]}' for a {kind} analysis",
                          path=f"analysis.{sorted(unknown)[0]}")
+    check_against_schema(analysis)
     return dict(analysis)
 
 
-def load_factor_result(model, request):
+def check_request(model, analysis):
+    """Check an analysis request against a model without running it (what `analyze` checks first),
+    so that a service can refuse a bad request at once instead of failing a queued job later.
+
+    Raises
+    ------
+    ModelError
+        Naming the field, e.g. ``analysis.stages[1][0]`` or ``loads`` (no live load for a load factor).
+    """
+    request = validated_request(analysis)
+    named_thrust_line_chain(model, request)
+    if request["type"] == "dynamic":
+        DynamicRequest.from_dict(request)
+    elif request["type"] == "construction":
+        ConstructionRequest.from_dict(request, model.mechanics)
+    elif request["type"] == "load_factor":
+        LoadFactorRequest.from_dict(request)
+        check_live_loads(model)
+    else:
+        model.mechanics
+    return request["type"]
+
+
+def load_factor_result(model, request, warm=None, cancellation=Cancellation()):
     """Result of a load factor analysis: stable when the dead loads stand, load_factor the NSCD value,
     forces and interfaces of the static solution at the largest standing factor (at factor 0 when
-    even that fails), and the report of both methods in ``load_factor_report``."""
-    search, report = run_load_factor(model, request)
+    even that fails), and the report of both methods in ``load_factor_report``. ``warm`` and
+    ``cancellation`` go to `run_load_factor`."""
+    search, report = run_load_factor(model, request, warm, cancellation)
     solution = search.standing if search.standing is not None else search.failing
     return static_result(model, solution, analysis="load_factor", load_factor=search.standing_factor,
                          extra={"load_factor_report": report})
 
 
-def analyze(model, analysis=None, progress=None, cancel=None):
+def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
     """Analyse a model.
 
     Parameters
@@ -96,7 +152,11 @@ def analyze(model, analysis=None, progress=None, cancel=None):
         Dynamic and construction runs report the fraction done (0-1).
     cancel : callable() -> bool, optional
         Dynamic and construction runs stop cleanly when it returns True; the result says ``cancelled``
-        (a construction result in ``construction.cancelled``).
+        (a construction result in ``construction.cancelled``). Static and load factor analyses check
+        it between solves and raise ``engine.errors.AnalysisCancelled``.
+    warm : engine.analysis.static.WarmStart, optional
+        Contacts at rest of the model's geometry and an impulse guess for static and load factor
+        analyses (engine.analysis.cache keeps them per geometry).
 
     Returns
     -------
@@ -106,19 +166,21 @@ def analyze(model, analysis=None, progress=None, cancel=None):
         model = Model.from_dict(model)
     request = validated_request(analysis)
     chain = named_thrust_line_chain(model, request)
-    result = run_request(model, request, progress, cancel)
+    result = run_request(model, request, progress, cancel, warm)
     return result if chain is None else with_named_thrust_line(result, chain)
 
 
-def run_request(model, request, progress, cancel):
-    """The analysis of a checked request (without its thrust_line field)."""
+def run_request(model, request, progress, cancel, warm=None):
+    """The analysis of a checked request (without its thrust_line field); static and load factor
+    analyses start from ``warm`` (a WarmStart) when given."""
     if request["type"] == "dynamic":
         dynamic = DynamicRequest.from_dict(request)
         return dynamic_result(model, run_dynamic(model, dynamic, progress, cancel), dynamic)
     if request["type"] == "construction":
         construction = ConstructionRequest.from_dict(request, model.mechanics)
         return construction_result(model, run_construction(model, construction, progress, cancel), construction)
+    cancellation = Cancellation(cancel, f"{request['type']} analysis")
     if request["type"] == "load_factor":
-        return load_factor_result(model, LoadFactorRequest.from_dict(request))
-    solution = solve_static(model, live_factor=1.0)
+        return load_factor_result(model, LoadFactorRequest.from_dict(request), warm, cancellation)
+    solution = solve_static(model, live_factor=1.0, warm=warm, cancellation=cancellation)
     return static_result(model, solution, analysis=request["type"])

@@ -7,12 +7,19 @@ after the step equals the initial acceleration of the mechanism, if any.
 
 Borderline cases (velocities above the solver's noise but tiny compared with g h)
 are decided by a short settle run with the kinematic criterion of seed 001.
+
+Repeated analyses of one geometry (engine.analysis.cache) start from a `WarmStart`: the
+contacts detected at rest, which depend on the blocks and the envelope alone, and impulses to
+start from, those of the same document without its loads (`self_weight_start`). A
+`Cancellation` stops an analysis between solves (and between the steps of a settle run) by
+raising AnalysisCancelled.
 """
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.errors import ModelError
+from engine.errors import AnalysisCancelled, ModelError
 from engine.pipeline import StepSettings, detect, solve_step, step
 from engine.state import State
 from engine.tolerance import TOL
@@ -36,6 +43,34 @@ class StaticSolution:
     velocity: np.ndarray     # (n_blocks, 6) float64, velocity after the static step
     max_point_speed: float   # m/s, largest |v| + |w| r over the movable blocks
     verdict_by: str          # "static" or "settle run"
+    warm_started: bool = False  # the static CCP started from a WarmStart's impulses
+
+
+@dataclass(frozen=True)
+class WarmStart:
+    """What a static solve of a geometry solved before may start from.
+
+    The contacts at rest are those of `detect` in the drawn configuration (State.initial): they
+    depend on the blocks and the envelope only, not on loads, gravity or joint laws. ``impulse``
+    is a guess in their order, e.g. `self_weight_start` or a load factor probe's solution.
+    """
+
+    contacts: object             # Contacts at rest
+    impulse: np.ndarray = None   # (n_c, 3) float64, N s, frames (n, u, v); None: start from zero
+
+
+@dataclass(frozen=True)
+class Cancellation:
+    """A caller's ``cancel() -> bool``, checked between solves: `check` raises AnalysisCancelled once it is True."""
+
+    cancel: object = None        # callable() -> bool, or None (never cancelled)
+    what: str = "analysis"       # what is stopped, e.g. "static analysis"
+    started: float = field(default_factory=time.perf_counter)   # s, perf_counter when the analysis began
+
+    def check(self, done=""):
+        """Raise AnalysisCancelled (saying what was stopped, after how long, and ``done``) when cancelled."""
+        if self.cancel is not None and self.cancel():
+            raise AnalysisCancelled(self.what, time.perf_counter() - self.started, done)
 
 
 def point_speed(mechanics, velocity):
@@ -56,18 +91,20 @@ def step_settings(model, wrench, h):
                         max_iterations=s["max_iterations"])
 
 
-def settle_run_stands(model, wrench):
+def settle_run_stands(model, wrench, cancellation=Cancellation()):
     """Seed 001 kinematic criterion: a short dynamic settle run decides a borderline case.
 
     A mechanism starting from rest accelerates, so its largest point speed keeps
     growing (about doubling from mid-run to the end); a structure that stands
     settles to rest or to the steady creep of its tangential compliance.
+    The cancellation is checked before every step.
     """
     state = State.initial(model.mechanics)
     settings = step_settings(model, wrench, SETTLE_STEP)
     steps = int(round(SETTLE_DURATION / SETTLE_STEP))
     speeds = np.empty(steps)
     for k in range(steps):
+        cancellation.check(f"in step {k} of {steps} of a settle run")
         outcome = step(model, state, settings)
         speeds[k] = point_speed(model.mechanics, outcome.velocity).max()
         if speeds[k] < TOL.kinematic_velocity:
@@ -89,8 +126,55 @@ def check_no_overlap(model, contacts):
                          f"{envelope:.4g} m; move them apart", path="blocks", block=a)
 
 
-def solve_static(model, live_factor=1.0):
+def static_step(model, wrench, contacts, guess=None):
+    """The static CCP: one step of h = STATIC_STEP from rest in the drawn configuration.
+
+    Parameters
+    ----------
+    model : Model
+    wrench : (n_blocks, 6) float64, applied loads
+    contacts : Contacts at rest
+    guess : (n_c, 3) float64, optional, impulses to start from (zero when None)
+
+    Returns
+    -------
+    StepOutcome
+    """
+    return solve_step(model, State.initial(model.mechanics), step_settings(model, wrench, STATIC_STEP), contacts,
+                      impulse_guess=guess)
+
+
+def self_weight_start(model, contacts):
+    """WarmStart for static solves of ``model``: the static impulses under gravity alone, without any load.
+
+    The start is the solution of the model's document with its loads left out (from zero), so a
+    static result started from it depends on its own document only, never on analyses before it:
+    in a statically indeterminate structure a solve ends at the equilibrium force field nearest to
+    where it started (the self-stress states are barely constrained), so starting from an earlier
+    request's forces would carry that request into this one.
+
+    Parameters
+    ----------
+    model : Model
+    contacts : Contacts at rest of its geometry
+    """
+    mech = model.mechanics
+    wrench = np.zeros((mech.n_blocks, 6))
+    wrench[:, :3] = mech.mass[:, None] * model.gravity[None, :]   # the dead wrench of a model without loads
+    return WarmStart(contacts, static_step(model, wrench, contacts).impulse)
+
+
+def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation()):
     """Static equilibrium under dead loads and live loads times live_factor.
+
+    Parameters
+    ----------
+    model : Model
+    live_factor : float
+    warm : WarmStart, optional
+        Contacts at rest of this model's geometry (not detected again) and an impulse guess.
+    cancellation : Cancellation, optional
+        Checked before the static CCP and at every step of a settle run.
 
     Returns
     -------
@@ -98,10 +182,11 @@ def solve_static(model, live_factor=1.0):
     """
     mech = model.mechanics
     wrench = mech.dead_wrench + live_factor * mech.live_wrench
-    state = State.initial(mech)
-    contacts = detect(model, state)
+    contacts = detect(model, State.initial(mech)) if warm is None else warm.contacts
     check_no_overlap(model, contacts)
-    outcome = solve_step(model, state, step_settings(model, wrench, STATIC_STEP), contacts)
+    guess = None if warm is None else warm.impulse
+    cancellation.check()
+    outcome = static_step(model, wrench, contacts, guess)
     speed = point_speed(mech, outcome.velocity).max(initial=0.0)
     g_h = np.linalg.norm(model.gravity) * STATIC_STEP
     load_scale = max(g_h, np.abs(wrench[~mech.is_support, :3]).sum(axis=1).max() / mech.mass.max())
@@ -111,6 +196,7 @@ def solve_static(model, live_factor=1.0):
     elif speed > TOL.static_velocity_borderline * load_scale:
         stable = False
     else:
-        stable = settle_run_stands(model, wrench)
+        stable = settle_run_stands(model, wrench, cancellation)
         verdict_by = "settle run"
-    return StaticSolution(stable, outcome, contact_forces(outcome, STATIC_STEP), outcome.velocity, speed, verdict_by)
+    return StaticSolution(stable, outcome, contact_forces(outcome, STATIC_STEP), outcome.velocity, speed, verdict_by,
+                          guess is not None)

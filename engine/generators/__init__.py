@@ -10,9 +10,11 @@ with (prisms, boxes, the document skeleton, parameter checks). The generator
 modules import them from here, so they are defined before those modules are
 imported at the end.
 """
+import contextvars
 import inspect
 import math
 import numbers
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
@@ -74,8 +76,38 @@ def box(x_range, y_range, z_range):
     return quad_prism([(x0, z0), (x1, z0), (x1, z1), (x0, z1)], *y_range)
 
 
+class TooManyBlocks(ValueError):
+    """A generator asked for more blocks than the budget of `block_budget` allows."""
+
+
+@dataclass
+class _Budget:
+    limit: int
+    count: int = 0
+
+
+_BUDGET = contextvars.ContextVar("block_budget", default=None)
+
+
+@contextmanager
+def block_budget(max_blocks):
+    """Within this context a generator stops with TooManyBlocks at its block ``max_blocks + 1``,
+    before building the rest: a service can offer the generators without letting a parameter
+    (a wall 1 km long) build millions of blocks."""
+    token = _BUDGET.set(_Budget(int(max_blocks)))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
 def block_entry(block_id, vertices, faces, support=False):
     """A block entry of the model document."""
+    budget = _BUDGET.get()
+    if budget is not None:
+        budget.count += 1
+        if budget.count > budget.limit:
+            raise TooManyBlocks(f"these parameters give more than {budget.limit} blocks")
     return {"id": block_id, "vertices": vertices, "faces": faces, "material": MATERIAL, "support": support}
 
 

@@ -5,8 +5,13 @@ operating system has descheduled: on the shared 2-core machine of the benchmarks
 12,000 contacts took 10-35 ms on two threads against 0.6-1.8 ms on one, while on idle cores two
 threads nearly halve it. The kernels of ``engine.solvers`` cut the work into runs fixed by the
 problem size, not by the thread count, so the choice never changes a result, only the time.
+
+Parallel kernels are launched one at a time in a process: numba's default threading layer
+(workqueue, the one available without TBB or OpenMP) aborts the process when two threads launch
+parallel regions at once, as the request threads of the HTTP service would.
 """
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -48,6 +53,7 @@ class ThreadGovernor:
 
     def __init__(self):
         self._timings = {}  # key -> KernelTimings
+        self._launch = threading.Lock()  # one parallel launch at a time (see the module docstring)
 
     def run(self, key, kernel, *args):
         """Call ``kernel(*args)`` on the chosen number of threads and time it.
@@ -66,6 +72,10 @@ class ThreadGovernor:
         object
             What ``kernel`` returns.
         """
+        with self._launch:
+            return self._run(key, kernel, *args)
+
+    def _run(self, key, kernel, *args):
         threads = numba.get_num_threads()
         if threads == 1:
             return kernel(*args)
