@@ -1,0 +1,69 @@
+"""The app factory: configuration, the services every route shares, blueprints and guards."""
+import mimetypes
+import os
+from dataclasses import dataclass
+
+from flask import Flask
+
+from engine.analysis.cache import AnalysisCache
+from server.config import Config
+from server.errors import register_error_handlers
+from server.guards import register_guards
+from server.jobs.runner import JobRunner
+from server.jobs.store import JobStore
+from server.routes import analyses, docs, examples, health, jobs, viewer
+
+STATIC_FOLDER = os.path.join(os.path.dirname(__file__), "static")
+# Windows registries sometimes map .js to text/plain, which browsers refuse for ES modules
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("text/javascript", ".mjs")
+
+
+@dataclass
+class Services:
+    """What the routes share: the settings, the analysis cache, the job table and its runner."""
+
+    config: Config
+    cache: AnalysisCache
+    store: JobStore
+    runner: JobRunner
+
+
+def create_app(config=None, start_jobs=True):
+    """Build the Flask app.
+
+    Parameters
+    ----------
+    config : Config or dict, optional
+        Settings (`server.config.Config`); a dict names some of them, the rest keep defaults.
+    start_jobs : bool
+        Start the job dispatcher (tests of the routes alone may leave it off).
+
+    Returns
+    -------
+    Flask
+        With ``app.extensions["extrados"]`` the `Services`; ``stop_services(app)`` stops the jobs.
+    """
+    if config is None:
+        config = Config()
+    elif isinstance(config, dict):
+        config = Config.from_mapping(config)
+    config = config.checked()
+    app = Flask(__name__, static_folder=STATIC_FOLDER, static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.json.sort_keys = False
+    store = JobStore(config.data_dir)
+    services = Services(config, AnalysisCache(max_models=config.cached_models), store, JobRunner(store, config))
+    app.extensions["extrados"] = services
+    register_error_handlers(app)
+    register_guards(app, config)
+    for module in (health, docs, analyses, jobs, examples, viewer):
+        app.register_blueprint(module.blueprint)
+    if start_jobs:
+        services.runner.start()
+    return app
+
+
+def stop_services(app):
+    """Stop the job dispatcher and its workers (running jobs are marked interrupted)."""
+    app.extensions["extrados"].runner.stop()

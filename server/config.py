@@ -1,0 +1,92 @@
+"""The service's settings: where it listens, where it keeps jobs, and its limits.
+
+Every limit is configurable (``extrados serve --help``) and each one, when reached, is answered
+with a clear JSON error naming the limit and how to raise it.
+"""
+import ipaddress
+import os
+from dataclasses import dataclass, field, fields, replace
+
+#: Environment variable holding the access token (an alternative to ``--token``).
+TOKEN_VARIABLE = "EXTRADOS_TOKEN"
+DEFAULT_PORT = 8765
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings of one service instance.
+
+    Attributes
+    ----------
+    host, port : where waitress listens; 127.0.0.1 unless a token is given.
+    data_dir : folder of the job table (SQLite) and the job request/result files.
+    token : when set, every request but ``GET /health`` must carry it
+        (``Authorization: Bearer TOKEN`` or ``?token=TOKEN``).
+    cors_origins : origins allowed to call the API from a browser page; empty: CORS off.
+    max_body_bytes : largest request body (413 beyond).
+    max_blocks : largest model, in blocks (413 beyond).
+    compute_time_limit_s : a synchronous analysis (static, load factor) is stopped after this (422).
+    job_time_limit_s : a job is stopped and marked failed after this much computing.
+    max_queued_jobs : jobs queued or running at once (429 beyond).
+    workers : jobs computed at once, each in its own process.
+    threads : waitress threads answering requests.
+    result_max_age_s, result_max_bytes : finished jobs older than the age, or the oldest ones
+        past the total size of result files, expire (their files are deleted, the job says so).
+    cached_models : geometries kept by the analysis cache for live updates.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    data_dir: str = field(default_factory=lambda: os.path.join(os.path.expanduser("~"), ".extrados"))
+    token: str = None
+    cors_origins: tuple = ()
+    max_body_bytes: int = 64 * MIB
+    max_blocks: int = 20000
+    compute_time_limit_s: float = 60.0
+    job_time_limit_s: float = 6 * 3600.0
+    max_queued_jobs: int = 16
+    workers: int = 1
+    threads: int = 8
+    result_max_age_s: float = 7 * 24 * 3600.0
+    result_max_bytes: int = 2048 * MIB
+    cached_models: int = 16
+
+    def with_changes(self, **changes):
+        """A copy with some settings changed (unknown names raise TypeError)."""
+        return replace(self, **changes)
+
+    @classmethod
+    def from_mapping(cls, mapping):
+        """A Config from a dict (e.g. ``create_app({...})``); unknown keys raise ValueError naming them."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(mapping) - known)
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}; valid settings: {', '.join(sorted(known))}")
+        values = dict(mapping)
+        if "cors_origins" in values:
+            values["cors_origins"] = tuple(values["cors_origins"])
+        return cls(**values)
+
+    def checked(self):
+        """The config, or ValueError when it is unsafe or inconsistent (e.g. an open port without a token)."""
+        if not is_loopback(self.host) and not self.token:
+            raise ValueError(f"binding {self.host} exposes the service beyond this machine: give a token "
+                             f"(--token or the {TOKEN_VARIABLE} environment variable)")
+        for name in ("max_body_bytes", "max_blocks", "max_queued_jobs", "workers", "threads", "cached_models"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        for name in ("compute_time_limit_s", "job_time_limit_s", "result_max_age_s", "result_max_bytes"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive")
+        return self
+
+
+def is_loopback(host):
+    """True for localhost and the loopback ranges 127.0.0.0/8 and ::1."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,154 @@
+"""The OpenAPI 3.1 document of the service, built from the engine's own JSON schemas.
+
+The model document schema (engine/io/model_schema.json) and the analysis request schema
+(engine/io/analysis_schema.json) are the ones that validate requests; here their ``$defs`` are
+lifted into ``components/schemas`` (``Model_…``, ``Analysis_…``) with their references rewritten,
+so one source describes and checks every request.
+"""
+import json
+from importlib import resources
+
+import engine
+from engine.analysis.run import analysis_schema
+from engine.generators import GENERATORS
+
+
+def model_schema():
+    return json.loads(resources.files("engine.io").joinpath("model_schema.json").read_text())
+
+
+def lifted(schema, prefix):
+    """(root schema, {component name: schema}) with ``#/$defs/X`` rewritten to components."""
+    defs = schema.pop("$defs", {})
+    for key in ("$schema", "$id"):
+        schema.pop(key, None)
+
+    def rewrite(node):
+        if isinstance(node, dict):
+            return {key: (f"#/components/schemas/{prefix}_{value.split('/')[-1]}"
+                          if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/")
+                          else rewrite(value)) for key, value in node.items()}
+        if isinstance(node, list):
+            return [rewrite(item) for item in node]
+        return node
+
+    return rewrite(schema), {f"{prefix}_{name}": rewrite(body) for name, body in defs.items()}
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+ERROR = {
+    "type": "object", "required": ["error"],
+    "properties": {"error": {"type": "object", "required": ["message", "code"], "properties": {
+        "message": {"type": "string", "description": "what is wrong, in words a user can act on"},
+        "path": {"type": ["string", "null"], "description": "the field, e.g. model.blocks[3].faces"},
+        "block": {"type": ["string", "null"], "description": "the block id concerned"},
+        "code": {"type": "string", "description": "machine-readable kind, e.g. invalid_model, too_many_blocks"}}}}}
+
+JOB = {
+    "type": "object", "required": ["id", "state", "progress", "url"],
+    "properties": {
+        "id": {"type": "string"}, "state": {"enum": ["queued", "running", "done", "failed", "cancelled"]},
+        "analysis": {"type": "string"}, "blocks": {"type": "integer"},
+        "progress": {"type": "number", "minimum": 0, "maximum": 1},
+        "created": {"type": ["string", "null"]}, "started": {"type": ["string", "null"]},
+        "finished": {"type": ["string", "null"]}, "seconds": {"type": "number"},
+        "url": {"type": "string"}, "result_url": {"type": ["string", "null"]}, "expired": {"type": "boolean"},
+        "cancel_requested": {"type": "boolean"}, "error": {"type": "object"}}}
+
+RESULT = {
+    "type": "object", "description": "The result document of DESIGN sec. 5 (format extrados.result/1).",
+    "required": ["format", "analysis", "stable", "solver", "blocks", "contacts", "interfaces"],
+    "properties": {
+        "format": {"const": "extrados.result/1"}, "analysis": {"type": "string"}, "stable": {"type": "boolean"},
+        "load_factor": {"type": ["number", "null"]},
+        "solver": {"type": "object", "required": ["converged", "residual", "iterations"]},
+        "blocks": {"type": "array"}, "contacts": {"type": "array"}, "interfaces": {"type": "array"},
+        "thrust_lines": {"type": "array"}, "frames": {"type": "array"}, "histories": {"type": "object"}}}
+
+GENERATOR = {
+    "type": "object", "required": ["name", "help", "parameters"],
+    "properties": {"name": {"type": "string"}, "help": {"type": "string"},
+                   "parameters": {"type": "array", "items": {"type": "object"}}}}
+
+
+def error_responses(*codes):
+    words = {400: "malformed request (not JSON, not the expected envelope)", 401: "missing or wrong token",
+             404: "no such resource", 409: "not possible in the job's state", 410: "the result has expired",
+             413: "too large (body size or block count)", 415: "not application/json",
+             422: "invalid model or request (field path in error.path), or past the compute time limit",
+             429: "the job queue is full"}
+    return {str(code): {"description": words[code], "content": {"application/json": {"schema": ref("Error")}}}
+            for code in codes}
+
+
+def json_content(schema):
+    return {"application/json": {"schema": schema}}
+
+
+def job_id_parameter():
+    return {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def paths():
+    example_names = list(GENERATORS)
+    return {
+        "/health": {"get": {"summary": "Is the service up", "security": [], "responses": {"200": {
+            "description": "up", "content": json_content({"type": "object", "required": ["status"]})}}}},
+        "/v1/analyses": {"post": {
+            "summary": "Analyse a model: static and load_factor answer at once, dynamic and construction as jobs",
+            "parameters": [{"name": "async", "in": "query", "required": False, "schema": {"enum": ["true", "false"]},
+                            "description": "run any analysis as a job"}],
+            "requestBody": {"required": True, "content": json_content(ref("AnalysisRequest"))},
+            "responses": {"200": {"description": "the result document", "content": json_content(ref("Result"))},
+                          "202": {"description": "queued as a job", "headers": {"Location": {"schema": {"type": "string"}}},
+                                  "content": json_content({"type": "object", "required": ["id", "url"]})},
+                          **error_responses(400, 401, 413, 415, 422, 429)}}},
+        "/v1/jobs": {"get": {"summary": "The latest jobs", "parameters": [
+            {"name": "state", "in": "query", "required": False, "schema": {"enum": list(JOB["properties"]["state"]["enum"])}}],
+            "responses": {"200": {"description": "jobs, newest first", "content": json_content(
+                {"type": "object", "required": ["jobs"], "properties": {"jobs": {"type": "array", "items": ref("Job")}}})},
+                **error_responses(401, 422)}}},
+        "/v1/jobs/{id}": {
+            "get": {"summary": "A job's state and progress", "parameters": [job_id_parameter()],
+                    "responses": {"200": {"description": "the job", "content": json_content(ref("Job"))},
+                                  **error_responses(401, 404)}},
+            "delete": {"summary": "Cancel a job", "parameters": [job_id_parameter()],
+                       "responses": {"202": {"description": "cancelling", "content": json_content(ref("Job"))},
+                                     **error_responses(401, 404, 409)}}},
+        "/v1/jobs/{id}/result": {"get": {"summary": "A finished job's result document", "parameters": [job_id_parameter()],
+                                         "responses": {"200": {"description": "the result", "content": json_content(ref("Result"))},
+                                                       **error_responses(401, 404, 409, 410)}}},
+        "/v1/examples": {"get": {"summary": "The model generators and their parameters", "responses": {
+            "200": {"description": "generators", "content": json_content(
+                {"type": "object", "required": ["examples"], "properties": {"examples": {"type": "array", "items": ref("Generator")}}})},
+            **error_responses(401)}}},
+        "/v1/examples/{name}": {"get": {
+            "summary": "A generated model document; generator parameters as query parameters",
+            "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"enum": example_names}}],
+            "responses": {"200": {"description": "a model document", "content": json_content(ref("Model"))},
+                          **error_responses(401, 404, 413, 422)}}},
+    }
+
+
+def openapi_document(token_required=False):
+    """The OpenAPI 3.1 document (a dict); with ``token_required`` every path but /health declares
+    the bearer token."""
+    model_root, model_defs = lifted(model_schema(), "Model")
+    analysis_root, analysis_defs = lifted(analysis_schema(), "Analysis")
+    schemas = {"Model": model_root, **model_defs, "Analysis": analysis_root, **analysis_defs,
+               "AnalysisRequest": {"type": "object", "additionalProperties": False, "required": ["model"],
+                                   "properties": {"model": ref("Model"), "analysis": ref("Analysis")}},
+               "Result": RESULT, "Job": JOB, "Error": ERROR, "Generator": GENERATOR}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Extrados", "version": engine.__version__,
+                 "description": "Non-Smooth Contact Dynamics analysis of masonry built of rigid blocks. "
+                                "Errors are JSON {\"error\": {message, path, block, code}}."},
+        "servers": [{"url": "/"}],
+        "components": {"schemas": schemas, "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}}},
+        "security": [{"token": []}] if token_required else [],
+        "paths": paths(),
+    }

@@ -1,0 +1,63 @@
+"""Reading an analysis request from an HTTP body: JSON, its envelope, and the size limits.
+
+What the engine checks (the model document, the analysis request) is left to the engine; here we
+only refuse what must not reach it: text that is not JSON, an envelope without a model, and a
+model larger than the service accepts.
+"""
+import json
+
+from flask import request
+
+from server.errors import ApiError
+
+ENVELOPE_FIELDS = ("model", "analysis")
+
+
+def json_body():
+    """The request body parsed as JSON (400 naming line and column when it is not)."""
+    if request.mimetype not in ("application/json", "") and not request.mimetype.endswith("+json"):
+        raise ApiError(415, f"send the request as application/json, not {request.mimetype}")
+    raw = request.get_data(cache=False)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, f"the body is not UTF-8 text (byte {exc.start})") from exc
+    try:
+        return json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    except ValueError as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise ApiError(400, "malformed JSON: nested too deeply") from exc
+
+
+def refuse_constant(name):
+    """NaN and Infinity are not JSON; Python's parser would accept them."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def analysis_envelope(body, max_blocks):
+    """(model document, analysis request) of ``{"model": …, "analysis": …}``.
+
+    Raises
+    ------
+    ApiError
+        400 when the envelope is not an object with a model object; 413 when the model has more
+        blocks than ``max_blocks``.
+    """
+    if not isinstance(body, dict):
+        raise ApiError(400, 'the body must be a JSON object {"model": {...}, "analysis": {...}}')
+    unknown = sorted(set(body) - set(ENVELOPE_FIELDS))
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r} (expected {', '.join(ENVELOPE_FIELDS)})", path=unknown[0])
+    if "model" not in body:
+        raise ApiError(400, "the body has no model", path="model")
+    model = body["model"]
+    if not isinstance(model, dict):
+        raise ApiError(400, "model must be a JSON object (a model document)", path="model")
+    blocks = model.get("blocks")
+    if isinstance(blocks, list) and len(blocks) > max_blocks:
+        raise ApiError(413, f"the model has {len(blocks)} blocks, more than this service's limit of {max_blocks} "
+                            "(raise --max-blocks)", path="model.blocks", code="too_many_blocks")
+    return model, body.get("analysis")

@@ -1,0 +1,11 @@
+"""``GET /health``: is the service up (open without a token, says nothing private)."""
+from flask import Blueprint
+
+import engine
+
+blueprint = Blueprint("health", __name__)
+
+
+@blueprint.get("/health")
+def health():
+    return {"status": "ok", "service": "extrados", "version": engine.__version__}

@@ -1,0 +1,66 @@
+"""``/v1/jobs``: the state of a job, its result, and cancelling it."""
+import re
+
+from flask import Blueprint, request, send_file
+
+from server.errors import ApiError
+from server.jobs.store import STATES, job_document
+from server.routes import json_response, services
+
+blueprint = Blueprint("jobs", __name__)
+JOB_ID = re.compile(r"[0-9a-f]{32}")
+LIST_LIMIT = 100
+
+
+def job_row(job_id):
+    """The job's row, or 404 (an id that is not one of ours is never used as a file name)."""
+    row = services().store.get(job_id) if JOB_ID.fullmatch(job_id) else None
+    if row is None:
+        raise ApiError(404, f"no job {job_id!r}", path="id")
+    return row
+
+
+@blueprint.get("/v1/jobs")
+def list_jobs():
+    state = request.args.get("state")
+    if state is not None and state not in STATES:
+        raise ApiError(422, f"unknown state {state!r} (expected one of {', '.join(STATES)})", path="query.state")
+    db = services().store.connection()
+    query = "SELECT * FROM jobs" + (" WHERE state = ?" if state else "") + " ORDER BY created DESC LIMIT ?"
+    rows = db.execute(query, ((state,) if state else ()) + (LIST_LIMIT,)).fetchall()
+    return json_response({"jobs": [job_document(dict(row)) for row in rows]})
+
+
+@blueprint.get("/v1/jobs/<job_id>")
+def get_job(job_id):
+    return json_response(job_document(job_row(job_id)))
+
+
+@blueprint.get("/v1/jobs/<job_id>/result")
+def get_result(job_id):
+    row = job_row(job_id)
+    store = services().store
+    if row["expired"]:
+        raise ApiError(410, "this job's result has expired (raise --result-max-age or --result-max-bytes)",
+                       code="expired")
+    if row["state"] in ("queued", "running"):
+        raise ApiError(409, f"the job is {row['state']} ({100 * row['progress']:.0f} % done); poll /v1/jobs/{job_id}",
+                       code="not_finished")
+    if row["state"] == "failed":
+        error = job_document(row).get("error", {})
+        raise ApiError(409, f"the job failed: {error.get('message')}", path=error.get("path"),
+                       block=error.get("block"), code="job_failed")
+    path = store.result_path(job_id)
+    try:
+        return send_file(path, mimetype="application/json", max_age=0)
+    except FileNotFoundError as exc:
+        raise ApiError(409, "the job was cancelled before it wrote a result", code="no_result") from exc
+
+
+@blueprint.delete("/v1/jobs/<job_id>")
+def cancel_job(job_id):
+    row = job_row(job_id)
+    if row["state"] not in ("queued", "running"):
+        raise ApiError(409, f"the job has already finished ({row['state']})", code="already_finished")
+    services().runner.cancel(job_id)
+    return json_response(job_document(services().store.get(job_id)), status=202)

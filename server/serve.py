@@ -1,0 +1,92 @@
+"""``extrados serve`` and ``python -m server``: run the service under waitress.
+
+waitress is a pure-Python WSGI server, so the same command works on Windows and macOS, where
+Rhino runs. The service binds 127.0.0.1 unless told otherwise, and refuses another address
+without a token.
+"""
+import argparse
+import gc
+import logging
+import os
+import signal
+import sys
+
+from server.config import DEFAULT_PORT, MIB, TOKEN_VARIABLE, Config
+
+
+def parser():
+    defaults = Config()
+    p = argparse.ArgumentParser(prog="extrados serve", description="Run the Extrados HTTP service and viewer.")
+    p.add_argument("--host", default=defaults.host, help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--data-dir", default=defaults.data_dir, help="jobs and results (default ~/.extrados)")
+    p.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE),
+                   help=f"access token required on every request but /health (default: ${TOKEN_VARIABLE}); "
+                        "needed to bind any address but loopback")
+    p.add_argument("--cors-origin", action="append", default=[], dest="cors_origins",
+                   help="allow browser pages from this origin (repeatable; default: CORS off)")
+    p.add_argument("--max-body-mb", type=float, default=defaults.max_body_bytes / MIB, help="request body limit, MiB")
+    p.add_argument("--max-blocks", type=int, default=defaults.max_blocks, help="largest model, in blocks")
+    p.add_argument("--compute-time-limit", type=float, default=defaults.compute_time_limit_s,
+                   help="seconds a static or load factor analysis may compute in a request")
+    p.add_argument("--job-time-limit", type=float, default=defaults.job_time_limit_s,
+                   help="seconds a job may compute")
+    p.add_argument("--max-queued-jobs", type=int, default=defaults.max_queued_jobs,
+                   help="jobs queued or running at once")
+    p.add_argument("--workers", type=int, default=defaults.workers, help="jobs computed at once (one process each)")
+    p.add_argument("--threads", type=int, default=defaults.threads, help="request threads")
+    p.add_argument("--result-max-age", type=float, default=defaults.result_max_age_s / 86400.0,
+                   help="days a finished job's result is kept")
+    p.add_argument("--result-max-mb", type=float, default=defaults.result_max_bytes / MIB,
+                   help="total size of kept results, MiB (the oldest expire first)")
+    p.add_argument("--example", help="print the viewer address that opens with this example analysed (e.g. arch)")
+    return p
+
+
+def config_from(args):
+    return Config(host=args.host, port=args.port, data_dir=args.data_dir, token=args.token or None,
+                  cors_origins=tuple(args.cors_origins), max_body_bytes=int(args.max_body_mb * MIB),
+                  max_blocks=args.max_blocks, compute_time_limit_s=args.compute_time_limit,
+                  job_time_limit_s=args.job_time_limit, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
+                  threads=args.threads, result_max_age_s=args.result_max_age * 86400.0,
+                  result_max_bytes=int(args.result_max_mb * MIB))
+
+
+def viewer_address(host, port, example=None, token=None):
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    query = [f"example={example}", "run=static"] if example else []
+    if token:
+        query.append(f"token={token}")
+    return f"http://{shown}:{port}/" + ("?" + "&".join(query) if query else "")
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        config = config_from(args).checked()
+    except ValueError as exc:
+        print(f"extrados serve: error: {exc}", file=sys.stderr)
+        return 2
+    from waitress import create_server
+
+    from server.app import create_app, stop_services
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    app = create_app(config)
+    # what is loaded by now (numpy, numba, the engine, the app) lives as long as the service: kept
+    # out of the collector's full passes, they stop costing each request tens of milliseconds
+    gc.freeze()
+    server = create_server(app, host=config.host, port=config.port, threads=config.threads,
+                           max_request_body_size=config.max_body_bytes + MIB)
+    port = server.effective_port
+    print(f"Extrados service on http://{config.host}:{port} (data in {os.path.abspath(config.data_dir)})", flush=True)
+    print(f"viewer: {viewer_address(config.host, port, args.example, config.token)}", flush=True)
+    # a stop by SIGTERM (a service manager, a test) runs the same clean-up as Ctrl-C
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop_services(app)
+    return 0

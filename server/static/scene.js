@@ -1,0 +1,338 @@
+// The 3D scene: blocks of a model document and the layers of a result document.
+//
+// Model coordinates are used as they are (SI, z up). Each block is a Group whose geometry is
+// stored in the block's own frame, so a frame of a dynamic run only sets the Group's position and
+// quaternion:  x(t) = p(t) + R(q(t)) R(q0)^-1 (x0 - p0),  with the vertices x0 given in world
+// coordinates at the initial pose (p0, q0).
+import * as THREE from 'three';
+import {OrbitControls} from '/static/vendor/three/OrbitControls.js';
+
+export const COLOURS = {
+  background: 0xf3f5f8,
+  block: 0xdcc7a1,      // sandstone: a movable block at rest
+  sliding: 0xf2b134,    // a block with a slipping contact
+  moving: 0xe4572e,     // a block of the mechanism (an unstable static result)
+  support: 0xaeb5bd,
+  edge: 0x4b4f54,
+  stick: 0x1f6fd1,
+  slip: 0xf28c28,
+  open: 0x9aa0a6,
+  resultant: 0x7b2cbf,
+  reaction: 0x1e9e4a,
+  thrust: 0xd62828,
+  load: 0x222222,
+};
+
+// Yellow-orange-red (ColorBrewer YlOrRd) for displacements from 0 to the largest of the run.
+const DISPLACEMENT_RAMP = [0xffffcc, 0xfed976, 0xfd8d3c, 0xe31a1c, 0x800026].map((hex) => new THREE.Color(hex));
+export const DISPLACEMENT_RAMP_CSS = DISPLACEMENT_RAMP.map((colour) => `#${colour.getHexString()}`);
+
+// Sizes as fractions of the model's size (the radius of its bounding sphere).
+const LONGEST_CONTACT_ARROW = 0.18;
+const LONGEST_JOINT_ARROW = 0.3;
+const LONGEST_LOAD_ARROW = 0.25;
+const ARROW_RADIUS = 0.008;
+const CONTACT_ARROW_RADIUS = 0.005;
+const THRUST_RADIUS = 0.009;
+const MOVABLE_OPACITY = 0.5;
+const SUPPORT_OPACITY = 0.55;
+
+const UP = new THREE.Vector3(0, 1, 0); // the axis of three.js cylinders and cones
+
+/** The renderer, camera, controls and one Group per layer, drawn on demand into `container`. */
+export class View {
+  constructor(container) {
+    this.renderer = new THREE.WebGLRenderer({antialias: true, preserveDrawingBuffer: true});
+    this.renderer.setPixelRatio(window.devicePixelRatio);
+    this.renderer.setClearColor(COLOURS.background);
+    container.prepend(this.renderer.domElement);
+
+    this.scene = new THREE.Scene();
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x9a9a9a, 2.2));
+    this.sun = new THREE.DirectionalLight(0xffffff, 1.6);
+    this.scene.add(this.sun);
+
+    this.camera = new THREE.PerspectiveCamera(35, 1, 0.01, 1000);
+    this.camera.up.set(0, 0, 1);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.addEventListener('change', () => this.render());
+
+    this.layers = {};
+    for (const name of ['blocks', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions']) {
+      this.layers[name] = new THREE.Group();
+      this.scene.add(this.layers[name]);
+    }
+    this.size = 1; // m, the model's size (radius of its bounds): arrows and lines are sized from it
+
+    new ResizeObserver(() => this.resize(container)).observe(container);
+    this.resize(container);
+  }
+
+  resize(container) {
+    const width = Math.max(container.clientWidth, 1);
+    const height = Math.max(container.clientHeight, 1);
+    this.renderer.setSize(width, height, false);
+    this.camera.aspect = width / height;
+    this.camera.updateProjectionMatrix();
+    this.render();
+  }
+
+  /** Draw now (the page draws only when something changed). */
+  render() {
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  /** Replace the content of a layer by `objects`, freeing what it held. */
+  setLayer(name, objects) {
+    const layer = this.layers[name];
+    for (const child of [...layer.children]) {
+      child.traverse((object) => {
+        object.geometry?.dispose();
+        object.material?.dispose();
+      });
+      layer.remove(child);
+    }
+    for (const object of objects) layer.add(object);
+  }
+
+  /** Look at `box` (a THREE.Box3) from the front (-y), a little from the right and above. */
+  frame(box) {
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    const radius = Math.max(sphere.radius, 1e-3);
+    const fov = THREE.MathUtils.degToRad(this.camera.fov);
+    const distance = 1.1 * radius / Math.sin(fov / 2);
+    const direction = new THREE.Vector3(0.3, -1.0, 0.3).normalize();
+    this.camera.position.copy(sphere.center).addScaledVector(direction, distance);
+    this.camera.near = distance / 100;
+    this.camera.far = distance * 100;
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(sphere.center);
+    this.sun.position.copy(sphere.center).add(new THREE.Vector3(1, -2, 3).multiplyScalar(radius));
+    this.controls.update();
+    this.render();
+  }
+}
+
+// --- blocks ----------------------------------------------------------------
+
+/** The vertices' mean: the block origin when nothing better (a centre of mass) is known. */
+function vertexMean(block) {
+  const mean = new THREE.Vector3();
+  for (const vertex of block.vertices) mean.add(new THREE.Vector3(...vertex));
+  return mean.divideScalar(block.vertices.length);
+}
+
+/** [w, x, y, z] (the documents' order) as a THREE.Quaternion. */
+export function quaternion([w, x, y, z]) {
+  return new THREE.Quaternion(x, y, z, w);
+}
+
+/**
+ * Triangles of a convex block, in the block's own frame: R(q0)^-1 (x0 - p0).
+ *
+ * Each face (a convex polygon, outward and counter-clockwise) is split into a fan from its first
+ * vertex; the triangles are not indexed so that each face keeps its own flat normal.
+ */
+function blockGeometry(block, origin, orientation) {
+  const inverse = orientation.clone().invert();
+  const local = block.vertices.map((vertex) => new THREE.Vector3(...vertex).sub(origin).applyQuaternion(inverse));
+  const corners = [];
+  for (const face of block.faces) {
+    for (let k = 1; k + 1 < face.length; k++) {
+      for (const index of [face[0], face[k], face[k + 1]]) corners.push(local[index].x, local[index].y, local[index].z);
+    }
+  }
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.Float32BufferAttribute(corners, 3));
+  geometry.computeVertexNormals();
+  return geometry;
+}
+
+/**
+ * One Group per block of a model document, placed at its initial pose.
+ *
+ * @param {object} model  the model document
+ * @param {Map<string, {position: THREE.Vector3, orientation: THREE.Quaternion}>} poses  initial
+ *   pose of each block id (a centre of mass and orientation); blocks missing from it get their
+ *   vertex mean and no rotation
+ * @returns {Map<string, THREE.Group>}  by block id; each Group's userData holds {id, support, mesh}
+ */
+export function blockObjects(model, poses) {
+  const objects = new Map();
+  for (const block of model.blocks) {
+    const pose = poses.get(block.id) || {position: vertexMean(block), orientation: new THREE.Quaternion()};
+    const geometry = blockGeometry(block, pose.position, pose.orientation);
+    const support = Boolean(block.support);
+    const material = new THREE.MeshLambertMaterial({
+      color: support ? COLOURS.support : COLOURS.block,
+      transparent: true,
+      opacity: support ? SUPPORT_OPACITY : MOVABLE_OPACITY,
+      depthWrite: false,
+      polygonOffset: true,
+      polygonOffsetFactor: 1,
+      polygonOffsetUnits: 1,
+    });
+    const mesh = new THREE.Mesh(geometry, material);
+    const edges = new THREE.LineSegments(new THREE.EdgesGeometry(geometry, 1),
+      new THREE.LineBasicMaterial({color: COLOURS.edge}));
+    const group = new THREE.Group();
+    group.add(mesh, edges);
+    group.position.copy(pose.position);
+    group.quaternion.copy(pose.orientation);
+    group.userData = {id: block.id, support, mesh};
+    objects.set(block.id, group);
+  }
+  return objects;
+}
+
+/** The colour of a displacement, `fraction` of the largest, on the yellow-orange-red ramp. */
+export function displacementColour(fraction) {
+  const x = THREE.MathUtils.clamp(fraction, 0, 1) * (DISPLACEMENT_RAMP.length - 1);
+  const k = Math.min(Math.floor(x), DISPLACEMENT_RAMP.length - 2);
+  return DISPLACEMENT_RAMP[k].clone().lerp(DISPLACEMENT_RAMP[k + 1], x - k);
+}
+
+// --- arrows and polylines ----------------------------------------------------
+
+/**
+ * Arrows as two instanced meshes (shafts and heads), one instance each per arrow.
+ *
+ * @param {Array<{origin: THREE.Vector3, vector: THREE.Vector3, colour: number}>} arrows  vector is
+ *   the arrow itself (length in m), already scaled
+ * @param {number} radius  shaft radius of a long arrow, m; short arrows get thinner
+ * @returns {THREE.Object3D[]}  empty when there are no arrows
+ */
+function arrowObjects(arrows, radius) {
+  if (arrows.length === 0) return [];
+  const shaftGeometry = new THREE.CylinderGeometry(1, 1, 1, 10).translate(0, 0.5, 0);
+  const headGeometry = new THREE.ConeGeometry(1, 1, 14).translate(0, 0.5, 0);
+  const shafts = new THREE.InstancedMesh(shaftGeometry, new THREE.MeshLambertMaterial(), arrows.length);
+  const heads = new THREE.InstancedMesh(headGeometry, new THREE.MeshLambertMaterial(), arrows.length);
+  const matrix = new THREE.Matrix4();
+  const rotation = new THREE.Quaternion();
+  const colour = new THREE.Color();
+  arrows.forEach(({origin, vector, colour: hex}, i) => {
+    const length = vector.length();
+    const r = Math.min(radius, 0.08 * length);
+    const headLength = Math.min(0.3 * length, 7 * radius);
+    rotation.setFromUnitVectors(UP, vector.clone().divideScalar(length || 1));
+    matrix.compose(origin, rotation, new THREE.Vector3(r, length - headLength, r));
+    shafts.setMatrixAt(i, matrix);
+    const headBase = origin.clone().addScaledVector(vector, (length - headLength) / (length || 1));
+    matrix.compose(headBase, rotation, new THREE.Vector3(2.5 * r, headLength, 2.5 * r));
+    heads.setMatrixAt(i, matrix);
+    colour.setHex(hex);
+    shafts.setColorAt(i, colour);
+    heads.setColorAt(i, colour);
+  });
+  return [shafts, heads];
+}
+
+/** A polyline as a chain of cylinders with a sphere at each vertex, all instanced. */
+function polylineObjects(points, radius, colour) {
+  if (points.length < 2) return [];
+  const material = new THREE.MeshLambertMaterial({color: colour});
+  const segments = new THREE.InstancedMesh(
+    new THREE.CylinderGeometry(1, 1, 1, 10).translate(0, 0.5, 0), material, points.length - 1);
+  const joints = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 12, 8), material, points.length);
+  const matrix = new THREE.Matrix4();
+  const rotation = new THREE.Quaternion();
+  for (let i = 0; i < points.length; i++) {
+    matrix.compose(points[i], rotation.identity(), new THREE.Vector3(1.6 * radius, 1.6 * radius, 1.6 * radius));
+    joints.setMatrixAt(i, matrix);
+    if (i + 1 === points.length) break;
+    const step = points[i + 1].clone().sub(points[i]);
+    const length = step.length();
+    rotation.setFromUnitVectors(UP, step.divideScalar(length || 1));
+    matrix.compose(points[i], rotation, new THREE.Vector3(radius, length, radius));
+    segments.setMatrixAt(i, matrix);
+  }
+  return [segments, joints];
+}
+
+// --- result layers -----------------------------------------------------------
+
+const vector3 = (array) => new THREE.Vector3(...array);
+
+/** Scale (m/N) that makes the largest of `magnitudes` (N) `longest` (m) long. */
+function arrowScale(magnitudes, longest) {
+  const largest = Math.max(0, ...magnitudes);
+  return largest > 0 ? longest / largest : 0;
+}
+
+/** An arrow of `vector` whose middle is at `point`, so that it crosses the joint it acts on. */
+function centredArrow(point, vector, colour) {
+  return {origin: point.clone().addScaledVector(vector, -0.5), vector, colour};
+}
+
+/**
+ * The force a joint applies to its movable side, and that side: documents give the force on
+ * blocks[0] from blocks[1]; when blocks[0] is a support the arrow shows the reverse, on blocks[1].
+ */
+function forceOnMovable(entry, isSupport) {
+  const force = vector3(entry.force);
+  return isSupport(entry.blocks[0]) ? force.negate() : force;
+}
+
+/**
+ * Contact forces as arrows centred on the contact point, length proportional to the magnitude
+ * and coloured by state (stick, slip, open). Contacts without force are not drawn.
+ *
+ * @returns {{objects: THREE.Object3D[], count: number, largest: number}}  largest force in N
+ */
+export function contactLayer(result, isSupport, size) {
+  const loaded = result.contacts.filter((contact) => vector3(contact.force).length() > 0);
+  const magnitudes = loaded.map((contact) => vector3(contact.force).length());
+  const scale = arrowScale(magnitudes, LONGEST_CONTACT_ARROW * size);
+  const arrows = loaded.map((contact) => centredArrow(
+    vector3(contact.point), forceOnMovable(contact, isSupport).multiplyScalar(scale),
+    COLOURS[contact.state] ?? COLOURS.open));
+  return {objects: arrowObjects(arrows, CONTACT_ARROW_RADIUS * size), count: arrows.length,
+          largest: Math.max(0, ...magnitudes), states: new Set(loaded.map((contact) => contact.state))};
+}
+
+/**
+ * Joint resultants (between two movable blocks) as arrows centred on the centre of pressure, and
+ * support reactions (joints with a support) as the force on the structure, arrows out of the
+ * support that end at the centre of pressure. Both share one scale so that they compare.
+ *
+ * @returns {{resultants, reactions}}  each {objects, count}; plus largest, the largest force in N
+ */
+export function interfaceLayers(result, isSupport, size) {
+  const loaded = result.interfaces.filter((joint) => vector3(joint.force).length() > 0);
+  const magnitudes = loaded.map((joint) => vector3(joint.force).length());
+  const scale = arrowScale(magnitudes, LONGEST_JOINT_ARROW * size);
+  const vector = (joint) => forceOnMovable(joint, isSupport).multiplyScalar(scale);
+  const touchesSupport = (joint) => joint.blocks.some(isSupport);
+  const resultants = loaded.filter((joint) => !touchesSupport(joint))
+    .map((joint) => centredArrow(vector3(joint.centre), vector(joint), COLOURS.resultant));
+  const reactions = loaded.filter(touchesSupport)
+    .map((joint) => ({origin: vector3(joint.centre).sub(vector(joint)), vector: vector(joint), colour: COLOURS.reaction}));
+  return {
+    resultants: {objects: arrowObjects(resultants, ARROW_RADIUS * size), count: resultants.length},
+    reactions: {objects: arrowObjects(reactions, ARROW_RADIUS * size), count: reactions.length},
+    largest: Math.max(0, ...magnitudes),
+  };
+}
+
+/** Thrust lines as thick polylines. @returns {{objects, count}} */
+export function thrustLayer(result, size) {
+  const lines = (result.thrust_lines || []).filter((line) => line.points.length >= 2);
+  const objects = lines.flatMap((line) => polylineObjects(line.points.map(vector3), THRUST_RADIUS * size, COLOURS.thrust));
+  return {objects, count: lines.length};
+}
+
+/**
+ * The model's point loads as arrows that end at their point of application (at factor 1; a
+ * load factor multiplies the live ones). @returns {{objects, count, largest}}  largest in N
+ */
+export function loadLayer(model, size) {
+  const loads = (model.loads || []).filter((load) => load.kind === 'point' && vector3(load.force).length() > 0);
+  const magnitudes = loads.map((load) => vector3(load.force).length());
+  const scale = arrowScale(magnitudes, LONGEST_LOAD_ARROW * size);
+  const arrows = loads.map((load) => {
+    const vector = vector3(load.force).multiplyScalar(scale);
+    return {origin: vector3(load.point).sub(vector), vector, colour: COLOURS.load};
+  });
+  return {objects: arrowObjects(arrows, ARROW_RADIUS * size), count: arrows.length, largest: Math.max(0, ...magnitudes)};
+}

@@ -1,0 +1,657 @@
+// The Extrados viewer page: pick an example (or load a model file), run an analysis through the
+// HTTP API, and draw the result — blocks, contact forces, joint resultants, thrust lines, support
+// reactions — with a timeline over the frames of a dynamic run.
+//
+// For tests and scripts the page exposes window.extrados (see `extrados` below) and mirrors its
+// state in document.body.dataset.state: idle | running | done | error.
+import * as THREE from 'three';
+import {ApiError, analyse, exampleModel, listExamples} from '/static/api.js';
+import {
+  COLOURS, DISPLACEMENT_RAMP_CSS, View, blockObjects, contactLayer, displacementColour, interfaceLayers, loadLayer,
+  quaternion, thrustLayer,
+} from '/static/scene.js';
+
+const $ = (id) => document.getElementById(id);
+const FILE_OPTION = '__file__';
+// A block of an unstable static result is "moving" when its speed is above this fraction of the fastest.
+const MOVING_FRACTION = 0.05;
+
+/** Everything the page shows, in one place; `view` draws it. */
+const app = {
+  examples: [],
+  file: null,          // {name, model} of a loaded model file, or null
+  model: null,         // the model document shown
+  result: null,        // the result document shown, or null
+  blocks: new Map(),   // block id -> THREE.Group
+  initialPoses: new Map(), // block id -> {position, orientation} at the first frame (or as analysed)
+  frame: 0,            // index into result.frames
+  playing: null,       // the timer of the playing timeline, or null
+  cancelRequested: false,
+  generation: 0,       // counts what replaces the drawing; a preview that comes back late is dropped
+  view: null,
+};
+
+/** The test and scripting handle. */
+const extrados = {
+  state: 'idle',
+  lastResult: null,
+  lastError: null,
+  progress: [],        // progress fractions (0-1) shown for the last job
+  drawn: {blocks: 0, loads: 0, contacts: 0, resultants: 0, thrustLines: 0, reactions: 0},
+  runExample,
+  runModel,
+  setFrame,
+  /** {id: {position: [x, y, z], quaternion: [w, x, y, z]}} of the blocks as drawn now. */
+  blockPoses() {
+    const poses = {};
+    for (const [id, group] of app.blocks) {
+      const q = group.quaternion;
+      poses[id] = {position: group.position.toArray(), quaternion: [q.w, q.x, q.y, q.z]};
+    }
+    return poses;
+  },
+};
+window.extrados = extrados;
+
+function setState(state) {
+  extrados.state = state;
+  document.body.dataset.state = state;
+  $('run').disabled = state === 'running';
+  $('cancel').hidden = state !== 'running';
+}
+
+function setStatus(text) {
+  $('status').textContent = text;
+}
+
+// --- errors ------------------------------------------------------------------
+
+/** Show an error (an ApiError's message, field path and block) and enter the error state. */
+function showError(error) {
+  extrados.lastError = {message: error.message, path: error.path ?? null, block: error.block ?? null,
+                        code: error.code ?? null};
+  $('error-message').textContent = error.message;
+  const where = [];
+  if (error.path) where.push(`at ${error.path}`);
+  if (error.block) where.push(`block '${error.block}'`);
+  if (error.code) where.push(`(${error.code})`);
+  $('error-where').textContent = where.join(' ');
+  $('error').hidden = false;
+  setStatus(error.code === 'cancelled' ? 'Cancelled.' : 'Stopped by an error:');
+  setState('error');
+}
+
+function clearError() {
+  extrados.lastError = null;
+  $('error').hidden = true;
+}
+
+// --- the model form ----------------------------------------------------------
+
+/** Inputs for an example's parameters, filled with their defaults (or the given values). */
+function showParameters(example, values = {}) {
+  const box = $('parameters');
+  box.replaceChildren();
+  $('example-help').textContent = example ? example.help : (app.file ? `Model file ${app.file.name}` : '');
+  if (!example) return;
+  for (const parameter of example.parameters) {
+    const label = document.createElement('label');
+    label.className = 'row';
+    label.title = parameter.help;
+    const name = document.createElement('span');
+    name.textContent = parameter.name.replaceAll('_', ' ');
+    if (parameter.unit) {
+      const unit = document.createElement('span');
+      unit.className = 'unit';
+      unit.textContent = ` (${parameter.unit})`;
+      name.append(unit);
+    }
+    const input = document.createElement('input');
+    input.name = parameter.name;
+    const value = values[parameter.name] ?? parameter.default;
+    if (parameter.type === 'bool') {
+      input.type = 'checkbox';
+      input.checked = value === true || value === 'true';
+    } else {
+      input.type = 'number';
+      input.step = parameter.type === 'int' ? '1' : 'any';
+      input.value = value;
+    }
+    label.append(name, input);
+    box.append(label);
+  }
+}
+
+/** {name: value} of the parameter inputs, as text for the query string. */
+function parameterValues() {
+  const values = {};
+  for (const input of $('parameters').querySelectorAll('input')) {
+    values[input.name] = input.type === 'checkbox' ? String(input.checked) : input.value;
+  }
+  return values;
+}
+
+function selectedExample() {
+  return app.examples.find((example) => example.name === $('example').value) || null;
+}
+
+/** Fill the example picker and select `wanted` (else arch, else the first). */
+function fillExamples(examples, wanted) {
+  app.examples = examples;
+  const select = $('example');
+  select.replaceChildren(...examples.map((example) => new Option(example.name, example.name)));
+  const names = examples.map((example) => example.name);
+  select.value = [wanted, 'arch', names[0]].find((name) => names.includes(name)) ?? '';
+  showParameters(selectedExample());
+}
+
+/** Show the selected example's model, not analysed, after the picker or a parameter changed. */
+async function previewExample() {
+  const example = selectedExample();
+  if (!example || extrados.state === 'running') return;
+  const generation = ++app.generation;
+  try {
+    const model = await exampleModel(example.name, parameterValues());
+    if (generation !== app.generation) return;
+    clearError();
+    showModel(model, null);
+    setStatus(`${example.name}: ${model.blocks.length} blocks; press Run to analyse.`);
+    setState('idle');
+  } catch (error) {
+    if (generation === app.generation) showError(error);
+  }
+}
+
+/** Keep the loaded file selectable in the example list while it is the model to analyse. */
+function selectFile(file) {
+  app.file = file;
+  const select = $('example');
+  select.querySelector(`option[value="${FILE_OPTION}"]`)?.remove();
+  if (file) {
+    select.append(new Option(`file: ${file.name}`, FILE_OPTION));
+    select.value = FILE_OPTION;
+  }
+  showParameters(null);
+}
+
+async function loadModelFile(file) {
+  clearError();
+  let model;
+  try {
+    model = JSON.parse(await file.text());
+  } catch (error) {
+    showError(new ApiError({message: `${file.name} is not JSON: ${error.message}`, path: file.name}));
+    return;
+  }
+  app.generation++;
+  selectFile({name: file.name, model});
+  setStatus(`Loaded ${file.name}; press Run to analyse it.`);
+  setState('idle');
+  showModel(model, null);
+}
+
+// --- the analysis form -------------------------------------------------------
+
+/** The analysis request of DESIGN sec. 5 from the form. */
+function analysisRequest() {
+  const type = $('analysis-type').value;
+  const analysis = {type};
+  const number = (id) => Number($(id).value);
+  if (type === 'load_factor') analysis.max_factor = number('max-factor');
+  if (type === 'dynamic') {
+    analysis.duration = number('duration');
+    analysis.output_interval = number('output-interval');
+    if ($('time-step').value !== '') analysis.time_step = number('time-step');
+  }
+  return analysis;
+}
+
+/** Fill the analysis form from a request (a run started from a script shows what it ran). */
+function showAnalysis(analysis) {
+  $('analysis-type').value = analysis.type;
+  const fields = {max_factor: 'max-factor', duration: 'duration', output_interval: 'output-interval', time_step: 'time-step'};
+  for (const [key, id] of Object.entries(fields)) if (key in analysis) $(id).value = analysis[key];
+  showAnalysisOptions();
+}
+
+function showAnalysisOptions() {
+  const type = $('analysis-type').value;
+  $('load-factor-options').hidden = type !== 'load_factor';
+  $('dynamic-options').hidden = type !== 'dynamic';
+}
+
+// --- running -----------------------------------------------------------------
+
+function showProgress(job) {
+  const fraction = Number(job.progress) || 0;
+  extrados.progress.push(fraction);
+  setStatus(`Job ${job.id}: ${job.state} — ${Math.round(100 * fraction)} %`);
+}
+
+/**
+ * Analyse a model document and show the result; resolves to the result document (or null when
+ * the analysis failed — the error is then shown and kept in extrados.lastError).
+ */
+async function runModel(model, analysis) {
+  app.generation++;
+  clearError();
+  stopPlaying();
+  showAnalysis(analysis);
+  setState('running');
+  extrados.progress = [];
+  app.cancelRequested = false;
+  setStatus(`Running ${analysis.type.replace('_', ' ')} analysis…`);
+  try {
+    const result = await analyse(model, analysis,
+      {onProgress: showProgress, shouldCancel: () => app.cancelRequested});
+    extrados.lastResult = result;
+    showModel(model, result);
+    setStatus(resultStatus(result));
+    setState('done');
+    return result;
+  } catch (error) {
+    showError(error);
+    return null;
+  }
+}
+
+/** Fetch an example with the given parameters and analyse it (the form follows). */
+async function runExample(name, params = {}, analysis = {type: 'static'}) {
+  app.generation++;
+  clearError();
+  const example = app.examples.find((entry) => entry.name === name);
+  if (example) {
+    selectFile(null);
+    $('example').value = name;
+    showParameters(example, params);
+  }
+  setState('running');
+  setStatus(`Building example ${name}…`);
+  let model;
+  try {
+    model = await exampleModel(name, params);
+  } catch (error) {
+    showError(error);
+    return null;
+  }
+  return runModel(model, analysis);
+}
+
+function runFromForm() {
+  if ($('example').value === FILE_OPTION && app.file) return runModel(app.file.model, analysisRequest());
+  return runExample($('example').value, parameterValues(), analysisRequest());
+}
+
+// --- what a result says --------------------------------------------------------
+
+function solverText(solver) {
+  if (!solver) return '';
+  const verdict = solver.converged ? 'converged' : 'did not converge';
+  return `solver ${solver.name} ${verdict} in ${solver.iterations} iterations, residual ${solver.residual.toExponential(1)}`;
+}
+
+function resultStatus(result) {
+  const parts = [];
+  if (result.analysis === 'load_factor') parts.push(`Load factor λ = ${formatNumber(result.load_factor)}`);
+  else if (result.analysis === 'dynamic') {
+    const t = result.frames.length ? result.frames[result.frames.length - 1].t : 0;
+    const collapse = result.events?.collapse;
+    const verdict = collapse === null || collapse === undefined ? `no collapse over ${t.toFixed(2)} s`
+      : `collapsed at t = ${collapse.toFixed(3)} s`;
+    parts.push(result.cancelled ? `Cancelled at t = ${t.toFixed(2)} s: ${verdict}` : capitalised(verdict));
+  } else parts.push(result.stable ? 'Stable' : 'Not stable: the blocks move');
+  parts.push(solverText(result.solver));
+  return parts.filter(Boolean).join(' — ');
+}
+
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function formatNumber(value, digits = 4) {
+  return value === null || value === undefined ? '—' : Number(value).toPrecision(digits);
+}
+
+/** Newtons as N or kN. */
+function formatForce(newtons) {
+  return Math.abs(newtons) >= 1000 ? `${(newtons / 1000).toPrecision(3)} kN` : `${newtons.toPrecision(3)} N`;
+}
+
+function showSummary(result) {
+  const rows = [];
+  if (result) {
+    rows.push(['analysis', result.analysis]);
+    rows.push(['stable', String(result.stable)]);
+    if (result.load_factor !== null && result.load_factor !== undefined) rows.push(['load factor', formatNumber(result.load_factor)]);
+    rows.push(['blocks', String(result.blocks.length)]);
+    const states = {stick: 0, slip: 0, open: 0};
+    for (const contact of result.contacts) states[contact.state] = (states[contact.state] || 0) + 1;
+    rows.push(['contacts', `${result.contacts.length} (${states.stick} stick, ${states.slip} slip, ${states.open} open)`]);
+    rows.push(['joints', String(result.interfaces.length)]);
+    for (const reaction of result.reactions || []) {
+      const [x, y, z] = reaction.force;
+      rows.push([`reaction ${reaction.block}`, `${formatForce(Math.hypot(x, y, z))} (H ${formatForce(Math.hypot(x, y))}, V ${formatForce(z)})`]);
+    }
+    if (result.solver) rows.push(['solver', `${result.solver.name}, ${result.solver.iterations} it., ${result.solver.seconds.toFixed(2)} s`]);
+    if (result.frames.length) rows.push(['frames', String(result.frames.length)]);
+    for (const [key, label] of [['first_sliding', 'first sliding'], ['first_uplift', 'first uplift'], ['collapse', 'collapse']]) {
+      const time = result.events?.[key];
+      if (time !== null && time !== undefined) rows.push([label, `t = ${time.toFixed(3)} s`]);
+    }
+    if (result.events?.collapse_reason) rows.push(['collapse reason', result.events.collapse_reason]);
+  }
+  $('summary').replaceChildren(...rows.flatMap(([term, value]) => {
+    const dt = document.createElement('dt');
+    dt.textContent = term;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    return [dt, dd];
+  }));
+}
+
+// --- drawing -------------------------------------------------------------------
+
+/** Initial pose of each block: the first frame, else the result's blocks (static: as built). */
+function initialPoses(result) {
+  const poses = new Map();
+  if (!result) return poses;
+  const first = result.frames[0];
+  result.blocks.forEach((block, i) => {
+    poses.set(block.id, {
+      position: new THREE.Vector3(...(first ? first.positions[i] : block.position)),
+      orientation: quaternion(first ? first.orientations[i] : block.orientation),
+    });
+  });
+  return poses;
+}
+
+/** Draw a model and (when not null) its result, framing the camera on the movable blocks. */
+function showModel(model, result) {
+  app.model = model;
+  app.result = result;
+  app.initialPoses = initialPoses(result);
+  if (result) $('block-colouring').value = result.frames.length ? 'displacement' : 'state';
+  let blocks;
+  try {
+    blocks = blockObjects(model, app.initialPoses);
+  } catch {
+    blocks = new Map(); // a malformed model: nothing to draw, the server will say what is wrong
+  }
+  app.blocks = blocks;
+  app.view.setLayer('blocks', [...blocks.values()]);
+  const bounds = modelBounds(blocks);
+  app.view.size = Math.max(bounds.getBoundingSphere(new THREE.Sphere()).radius, 1e-3);
+  drawLoads(model);
+  drawResultLayers(result);
+  showTimeline(result);
+  app.view.frame(bounds.union(modelBounds(blocks))); // from the initial pose to the last frame
+  showSummary(result);
+  colourBlocks();
+  showLegend();
+  applyLayerToggles();
+  extrados.drawn.blocks = blocks.size;
+  app.view.render();
+}
+
+/** Bounds of the movable blocks (all blocks when every one is a support). */
+function modelBounds(blocks) {
+  const box = new THREE.Box3();
+  const movable = [...blocks.values()].filter((group) => !group.userData.support);
+  for (const group of movable.length ? movable : blocks.values()) box.expandByObject(group);
+  if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
+  return box;
+}
+
+function isSupportOf(model) {
+  const supports = new Set(model.blocks.filter((block) => block.support).map((block) => block.id));
+  return (id) => supports.has(id);
+}
+
+function drawLoads(model) {
+  let loads = {objects: [], count: 0, largest: 0};
+  try {
+    loads = loadLayer(model, app.view.size);
+  } catch {
+    // a malformed load: nothing to draw, the server will say what is wrong
+  }
+  app.view.setLayer('loads', loads.objects);
+  extrados.drawn.loads = loads.count;
+  app.largestLoad = loads.largest;
+}
+
+function drawResultLayers(result) {
+  const view = app.view;
+  const empty = {objects: [], count: 0, largest: 0, states: new Set()};
+  const contacts = result ? contactLayer(result, isSupportOf(app.model), view.size) : empty;
+  const joints = result ? interfaceLayers(result, isSupportOf(app.model), view.size)
+    : {resultants: empty, reactions: empty, largest: 0};
+  const thrust = result ? thrustLayer(result, view.size) : empty;
+  view.setLayer('contacts', contacts.objects);
+  view.setLayer('resultants', joints.resultants.objects);
+  view.setLayer('reactions', joints.reactions.objects);
+  view.setLayer('thrustLines', thrust.objects);
+  Object.assign(extrados.drawn, {contacts: contacts.count, resultants: joints.resultants.count,
+                                 reactions: joints.reactions.count, thrustLines: thrust.count});
+  app.largest = {contact: contacts.largest, joint: joints.largest};
+  app.drawnStates = contacts.states;
+}
+
+/** The largest displacement of each block over the run, and of all blocks (m). */
+function displacements(result) {
+  let largest = 0;
+  const first = result.frames[0];
+  for (const frame of result.frames) {
+    frame.positions.forEach((position, i) => {
+      largest = Math.max(largest, new THREE.Vector3(...position).distanceTo(new THREE.Vector3(...first.positions[i])));
+    });
+  }
+  return largest;
+}
+
+/** Colour each block by the chosen quantity: its state, or its displacement at the current frame. */
+function colourBlocks() {
+  const result = app.result;
+  const mode = $('block-colouring').value;
+  const byId = new Map((result?.blocks || []).map((block, i) => [block.id, i]));
+  const speeds = (result?.blocks || []).map((block) => Math.hypot(...block.velocity));
+  const fastest = Math.max(0, ...speeds);
+  const sliding = new Set();
+  for (const contact of result?.contacts || []) if (contact.state === 'slip') contact.blocks.forEach((id) => sliding.add(id));
+  const frame = result?.frames[app.frame];
+  const largest = result && result.frames.length ? displacements(result) : 0;
+  app.largestDisplacement = largest;
+
+  for (const [id, group] of app.blocks) {
+    const material = group.userData.mesh.material;
+    if (group.userData.support) continue;
+    const i = byId.get(id);
+    if (mode === 'displacement') {
+      let moved = 0;
+      if (frame && i !== undefined) {
+        moved = new THREE.Vector3(...frame.positions[i]).distanceTo(app.initialPoses.get(id).position);
+      }
+      material.color.copy(displacementColour(largest > 0 ? moved / largest : 0));
+    } else if (result && !result.stable && result.analysis !== 'dynamic' && i !== undefined
+               && speeds[i] > MOVING_FRACTION * fastest && fastest > 0) {
+      material.color.setHex(COLOURS.moving);
+    } else if (sliding.has(id)) {
+      material.color.setHex(COLOURS.sliding);
+    } else {
+      material.color.setHex(COLOURS.block);
+    }
+  }
+}
+
+// --- the legend --------------------------------------------------------------------
+
+function legendItem(kind, colour, text) {
+  const item = document.createElement('div');
+  item.className = 'item';
+  const mark = document.createElement('span');
+  mark.className = kind;
+  mark.style.background = typeof colour === 'number' ? `#${colour.toString(16).padStart(6, '0')}` : colour;
+  const label = document.createElement('span');
+  label.textContent = text;
+  item.append(mark, label);
+  return item;
+}
+
+function legendNote(text) {
+  const note = document.createElement('div');
+  note.className = 'note';
+  note.textContent = text;
+  return note;
+}
+
+function showLegend() {
+  const items = [];
+  const layerOn = (name) => document.querySelector(`input[data-layer="${name}"]`).checked;
+  if (layerOn('blocks') && app.blocks.size) {
+    if ($('block-colouring').value === 'displacement') {
+      const ramp = `linear-gradient(to right, ${DISPLACEMENT_RAMP_CSS.join(', ')})`;
+      items.push(legendItem('ramp', ramp, `displacement 0 – ${(1000 * (app.largestDisplacement || 0)).toPrecision(3)} mm`));
+    } else {
+      items.push(legendItem('swatch', COLOURS.block, 'block at rest'));
+      if (app.result && !app.result.stable && app.result.analysis !== 'dynamic') items.push(legendItem('swatch', COLOURS.moving, 'block of the mechanism'));
+      if (app.result?.contacts.some((contact) => contact.state === 'slip')) items.push(legendItem('swatch', COLOURS.sliding, 'block sliding'));
+    }
+    items.push(legendItem('swatch', COLOURS.support, 'support'));
+  }
+  if (layerOn('loads') && extrados.drawn.loads) {
+    const factor = app.result?.load_factor;
+    const scaled = factor === null || factor === undefined ? '' : ` (live ones ×${formatNumber(factor)})`;
+    items.push(legendItem('arrow', COLOURS.load, `point load, largest ${formatForce(app.largestLoad)}${scaled}`));
+  }
+  if (app.result) {
+    if (layerOn('contacts') && extrados.drawn.contacts) {
+      for (const state of ['stick', 'slip', 'open']) {
+        if (app.drawnStates.has(state)) items.push(legendItem('arrow', COLOURS[state], `contact force, ${state}`));
+      }
+      items.push(legendNote(`longest contact arrow ${formatForce(app.largest.contact)}`));
+    }
+    if (layerOn('resultants') && extrados.drawn.resultants) items.push(legendItem('arrow', COLOURS.resultant, 'joint resultant'));
+    if (layerOn('reactions') && extrados.drawn.reactions) items.push(legendItem('arrow', COLOURS.reaction, 'support reaction'));
+    if ((layerOn('resultants') && extrados.drawn.resultants) || (layerOn('reactions') && extrados.drawn.reactions)) {
+      items.push(legendNote(`longest joint arrow ${formatForce(app.largest.joint)}`));
+    }
+    if (layerOn('thrustLines') && extrados.drawn.thrustLines) items.push(legendItem('arrow', COLOURS.thrust, 'thrust line'));
+    if (app.result.frames.length && app.frame !== app.result.frames.length - 1) {
+      items.push(legendNote('forces are drawn at the last frame'));
+    }
+  }
+  $('legend').replaceChildren(...items);
+}
+
+// --- layers ---------------------------------------------------------------------------
+
+/** Show the layers whose box is ticked; forces only at the last frame of a dynamic run. */
+function applyLayerToggles() {
+  const atForces = !app.result || !app.result.frames.length || app.frame === app.result.frames.length - 1;
+  for (const input of document.querySelectorAll('input[data-layer]')) {
+    const name = input.dataset.layer;
+    app.view.layers[name].visible = input.checked && (name === 'blocks' || name === 'loads' || atForces);
+  }
+  app.view.render();
+}
+
+// --- the timeline ------------------------------------------------------------------------
+
+function showTimeline(result) {
+  const frames = result?.frames || [];
+  $('timeline').hidden = frames.length === 0;
+  const slider = $('frame');
+  slider.max = String(Math.max(frames.length - 1, 0));
+  app.frame = Math.max(frames.length - 1, 0);
+  slider.value = String(app.frame);
+  if (frames.length) setFrame(app.frame);
+}
+
+/** Put every block where frame `index` has it, and recolour. */
+function setFrame(index) {
+  const frames = app.result?.frames || [];
+  if (!frames.length) return;
+  app.frame = Math.min(Math.max(Math.round(index), 0), frames.length - 1);
+  const frame = frames[app.frame];
+  app.result.blocks.forEach((block, i) => {
+    const group = app.blocks.get(block.id);
+    if (!group) return;
+    group.position.set(...frame.positions[i]);
+    group.quaternion.copy(quaternion(frame.orientations[i]));
+  });
+  $('frame').value = String(app.frame);
+  $('frame-label').textContent = `t = ${frame.t.toFixed(3)} s  (${app.frame + 1}/${frames.length})`;
+  colourBlocks();
+  applyLayerToggles();
+  showLegend();
+}
+
+function stopPlaying() {
+  if (app.playing) clearInterval(app.playing);
+  app.playing = null;
+  $('play').textContent = '▶';
+}
+
+/** Play the frames at their own pace (at most 30 a second), from the start when at the end. */
+function togglePlaying() {
+  if (app.playing) return stopPlaying();
+  const frames = app.result?.frames || [];
+  if (frames.length < 2) return;
+  if (app.frame >= frames.length - 1) setFrame(0);
+  const interval = Math.max(1000 * (frames[1].t - frames[0].t), 1000 / 30);
+  $('play').textContent = '❚❚';
+  app.playing = setInterval(() => {
+    if (app.frame >= frames.length - 1) return stopPlaying();
+    setFrame(app.frame + 1);
+  }, interval);
+}
+
+// --- start -----------------------------------------------------------------------------------
+
+function wireControls() {
+  $('example').addEventListener('change', () => {
+    if ($('example').value === FILE_OPTION) return;
+    selectFile(null);
+    showParameters(selectedExample());
+    previewExample();
+  });
+  $('parameters').addEventListener('change', previewExample);
+  $('model-file').addEventListener('change', (event) => {
+    const [file] = event.target.files;
+    if (file) loadModelFile(file);
+  });
+  $('analysis-type').addEventListener('change', showAnalysisOptions);
+  $('run').addEventListener('click', runFromForm);
+  $('cancel').addEventListener('click', () => { app.cancelRequested = true; });
+  for (const input of document.querySelectorAll('input[data-layer]')) {
+    input.addEventListener('change', () => { applyLayerToggles(); showLegend(); });
+  }
+  $('block-colouring').addEventListener('change', () => { colourBlocks(); showLegend(); app.view.render(); });
+  $('frame').addEventListener('input', () => { stopPlaying(); setFrame(Number($('frame').value)); });
+  $('play').addEventListener('click', togglePlaying);
+}
+
+/** Build the page; ?example=NAME opens with that example shown (as `extrados serve --example` prints). */
+async function start() {
+  app.view = new View($('viewport'));
+  wireControls();
+  showAnalysisOptions();
+  setState('idle');
+  const query = new URLSearchParams(window.location.search);
+  try {
+    fillExamples(await listExamples(), query.get('example'));
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  // ?run=static (or load_factor, dynamic) analyses the example at once, as `make run` opens it
+  const analysisType = query.get('run');
+  if (analysisType && [...$('analysis-type').options].some((option) => option.value === analysisType)) {
+    $('analysis-type').value = analysisType;
+    showAnalysisOptions();
+    runFromForm();
+  } else {
+    previewExample();
+  }
+}
+
+start();

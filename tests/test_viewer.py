@@ -1,0 +1,235 @@
+"""The browser viewer (GET /) in real headless Chromium: Debian's chromium driven by Playwright.
+
+The server runs as a subprocess (``python -m server``); the page runs an example through the API,
+draws it with WebGL (SwiftShader, no GPU) and keeps a screenshot in tests/artifacts/.
+"""
+import base64
+import contextlib
+import io
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+CHROMIUM = "/usr/bin/chromium"
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
+SERVER_START_S = 60.0
+#: ms; a first analysis in a fresh server may compile the numba kernels when their cache is cold.
+RUN_TIMEOUT_MS = 120_000
+#: A drawn scene has far more colours than an empty canvas (one) or a few flat panels.
+MIN_DISTINCT_COLOURS = 200
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get_json(url):
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.load(response)
+
+
+def _post_json(url, body):
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+@contextlib.contextmanager
+def _running_server(data_dir, *options):
+    """The base URL of ``python -m server`` started with these options; stopped on exit."""
+    port = _free_port()
+    log = data_dir / "server.log"
+    with open(log, "w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data_dir), *options],
+            cwd=REPO, stdout=output, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"the server exited with {process.returncode}:\n{log.read_text()}")
+            try:
+                _get_json(f"{base}/health")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the server did not answer /health in {SERVER_START_S} s:\n{log.read_text()}")
+                time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The base URL of a server (no token) shared by this module's tests."""
+    with _running_server(tmp_path_factory.mktemp("server")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium under Playwright; never a downloaded browser, never skipped."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@contextlib.contextmanager
+def _open_viewer(browser, address):
+    """A fresh page on the viewer with its examples listed; fails on any uncaught script error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(address)
+    page.wait_for_function("window.extrados && document.querySelectorAll('#example option').length > 0")
+    yield page
+    context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture
+def page(browser, server):
+    with _open_viewer(browser, server + "/") as page:
+        yield page
+
+
+def _wait_finished(page):
+    page.wait_for_function("['done', 'error'].includes(document.body.dataset.state)", timeout=RUN_TIMEOUT_MS)
+    state = page.evaluate("document.body.dataset.state")
+    assert state == "done", f"the run ended in {state}: {page.evaluate('window.extrados.lastError')}"
+
+
+def _canvas_image(page):
+    data_url = page.evaluate("document.querySelector('#viewport canvas').toDataURL('image/png')")
+    return Image.open(io.BytesIO(base64.b64decode(data_url.split(",", 1)[1]))).convert("RGB")
+
+
+def _norm(vector):
+    return sum(x * x for x in vector) ** 0.5
+
+
+def test_static_arch_is_drawn(page):
+    page.select_option("#example", "arch")
+    page.select_option("#analysis-type", "static")
+    page.click("#run")
+    _wait_finished(page)
+
+    result = page.evaluate("window.extrados.lastResult")
+    drawn = page.evaluate("window.extrados.drawn")
+    supports = {block["id"] for block in result["blocks"] if block["support"]}
+    joint_with_force = [joint for joint in result["interfaces"] if _norm(joint["force"]) > 0]
+    with_support = [joint for joint in joint_with_force if set(joint["blocks"]) & supports]
+    assert drawn["blocks"] == len(result["blocks"])
+    assert drawn["contacts"] == sum(1 for contact in result["contacts"] if _norm(contact["force"]) > 0) > 0
+    assert drawn["resultants"] == len(joint_with_force) - len(with_support) > 0
+    assert drawn["reactions"] == len(with_support) > 0
+    assert drawn["thrustLines"] == len(result["thrust_lines"]) > 0
+    assert "Stable" in page.text_content("#status")
+    assert "converged" in page.text_content("#status")
+
+    image = _canvas_image(page)
+    colours = image.getcolors(maxcolors=1 << 20)
+    assert len(colours) > MIN_DISTINCT_COLOURS, f"the canvas has only {len(colours)} colours"
+    background = max(colours)[1]
+    drawn_pixels = sum(count for count, colour in colours if colour != background)
+    assert drawn_pixels > 0.05 * image.width * image.height
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer_arch.png"))
+
+
+def test_dynamic_job_plays_frames(page):
+    page.select_option("#example", "rocking_block")
+    page.fill("#parameters input[name=lateral_acceleration]", "6")
+    page.select_option("#analysis-type", "dynamic")
+    page.fill("#duration", "0.1")
+    page.fill("#output-interval", "0.02")
+    page.click("#run")
+    _wait_finished(page)
+
+    assert page.evaluate("window.extrados.progress.length") > 0, "no job progress was shown"
+    result = page.evaluate("window.extrados.lastResult")
+    assert result["analysis"] == "dynamic"
+    frames = result["frames"]
+    assert len(frames) >= 3
+    assert page.is_visible("#timeline")
+    assert int(page.get_attribute("#frame", "max")) == len(frames) - 1
+
+    page.fill("#frame", "0")
+    first = page.evaluate("window.extrados.blockPoses()")["block"]
+    page.fill("#frame", str(len(frames) - 1))
+    last = page.evaluate("window.extrados.blockPoses()")["block"]
+    assert first["position"] == pytest.approx(frames[0]["positions"][0], abs=1e-6)
+    assert last["position"] == pytest.approx(frames[-1]["positions"][0], abs=1e-6)
+    assert last["position"] != pytest.approx(first["position"], abs=1e-6), "the block did not move"
+    assert last["quaternion"] != pytest.approx(first["quaternion"], abs=1e-9), "the block did not rock"
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer_rocking_block.png"))
+
+
+def test_api_error_is_shown(page, server, tmp_path):
+    model = _get_json(f"{server}/v1/examples/column")
+    model["blocks"][1]["faces"][0] = [0, 1]  # a face of two vertices
+    status, expected = _post_json(f"{server}/v1/analyses", {"model": model, "analysis": {"type": "static"}})
+    assert 400 <= status < 500 and expected["error"]["path"], expected
+
+    path = tmp_path / "broken_column.json"
+    path.write_text(json.dumps(model))
+    page.set_input_files("#model-file", str(path))
+    page.click("#run")
+    page.wait_for_function("document.body.dataset.state === 'error'", timeout=RUN_TIMEOUT_MS)
+    assert page.text_content("#error-message") == expected["error"]["message"]
+    assert expected["error"]["path"] in page.text_content("#error-where")
+    assert page.evaluate("window.extrados.lastError.path") == expected["error"]["path"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer_error.png"))
+
+
+def test_token_from_the_address(browser, tmp_path):
+    token = "viewer-test-token"
+    with _running_server(tmp_path, "--token", token) as base:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            _get_json(f"{base}/v1/examples")
+        assert refused.value.code == 401
+        # the page's scripts and styles are guarded too: the browser sends them the cookie the
+        # service set when the page was opened with a good ?token=
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/static/viewer.js", timeout=5).close()
+        assert refused.value.code == 401
+        # the address `extrados serve --example column` prints: the example analysed at once
+        with _open_viewer(browser, f"{base}/?token={token}&example=column&run=static") as page:
+            page.wait_for_function("document.body.dataset.state === 'done'", timeout=RUN_TIMEOUT_MS)
+            assert page.evaluate("window.extrados.lastResult.stable") is True
+            assert page.evaluate("window.extrados.drawn.contacts") > 0
+            assert page.input_value("#example") == "column"
+            assert token not in page.url, "the token stays in the address bar"
