@@ -23,10 +23,11 @@ prune-numba-cache:
 	mkdir -p .numba_cache
 	find .numba_cache -mindepth 1 -maxdepth 1 ! -name $(ENGINE_HASH) -exec rm -rf {} +
 
+# Starts the service on 127.0.0.1:8765 (jobs and results in out/service) and prints the viewer's
+# address, which opens with the arch example analysed. Ctrl-C stops it.
 run: $(STAMP) prune-numba-cache
 	mkdir -p out
-	$(BIN)/extrados example arch > out/arch.json
-	$(BIN)/extrados analyze out/arch.json --out out/arch-result.json --png out/arch-result.png
+	$(BIN)/extrados serve --data-dir out/service --example arch
 
 test: $(STAMP) prune-numba-cache
 	$(BIN)/python -m pytest -n 2 -q
