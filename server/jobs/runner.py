@@ -46,7 +46,7 @@ class JobRunner:
         self.wake_up.set()
         if self.thread is not None:
             self.thread.join(timeout=10)
-        for job_id, (process, _) in list(self.processes.items()):
+        for process, _ in list(self.processes.values()):
             process.terminate()
             process.join(timeout=5)
         self.store.mark_interrupted()
@@ -110,7 +110,8 @@ class JobRunner:
         for job_id in self.store.queued():
             if len(self.processes) >= self.config.workers:
                 return
-            self.store.set_state(job_id, "running", started=time.time())
+            if not self.store.claim(job_id):
+                continue
             process = self.context.Process(target=run_job, args=(self.store.data_dir, job_id),
                                            name=f"extrados-job-{job_id[:8]}", daemon=True)
             try:

@@ -136,6 +136,13 @@ class JobStore:
             db.execute(f"UPDATE jobs SET state = ?{', ' + columns if columns else ''} WHERE id = ?",
                        (state, *values.values(), job_id))
 
+    def claim(self, job_id):
+        """Mark a queued job running; False when it is no longer queued (cancelled meanwhile)."""
+        with self.transaction() as db:
+            cursor = db.execute("UPDATE jobs SET state = 'running', started = ? WHERE id = ? AND state = 'queued'",
+                                (time.time(), job_id))
+            return cursor.rowcount == 1
+
     def finish_if_running(self, job_id, state, error):
         """Finish a job still marked running (the worker may have finished it first); True if it was."""
         with self.transaction() as db:
