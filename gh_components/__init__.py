@@ -1,0 +1,1 @@
+"""Grasshopper components of Extrados and the stdlib-only client they share."""

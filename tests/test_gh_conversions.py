@@ -1,0 +1,327 @@
+"""Rhino geometry <-> model and result documents (gh_components.conversions) with real rhino3dm objects.
+
+The module runs under IronPython 2.7 inside Rhino 7, so its grammar is checked against Python 2.7 too.
+"""
+import math
+from pathlib import Path
+
+import pytest
+
+rhino3dm = pytest.importorskip("rhino3dm")
+
+from engine import Model, analyze  # noqa: E402
+from engine.generators import box, generate  # noqa: E402
+from gh_components import conversions  # noqa: E402
+from gh_components.conversions import (ConversionError, block_from_brep, block_from_mesh,  # noqa: E402
+                                       block_matrices, block_transforms, blocks_from_geometry,
+                                       contact_force_lines, joint_resultant_vectors, model_document,
+                                       point_load, thrust_polylines, transformed_copy)
+
+#: Round-off on metre-sized coordinates after a few float operations.
+ROUNDOFF = 1e-9
+#: Round-off on volumes (m³) and lengths computed from single-precision (Point3f) mesh vertices.
+FLOAT32 = 1e-6
+
+
+def rhino_mesh(vertices, faces):
+    """A rhino3dm Mesh built vertex by vertex; polygons of more than 4 corners are fanned into triangles."""
+    mesh = rhino3dm.Mesh()
+    for x, y, z in vertices:
+        mesh.Vertices.AddPoint3d(x, y, z)  # double precision (Add keeps single-precision Point3f)
+    for face in faces:
+        if len(face) in (3, 4):
+            mesh.Faces.AddFace(*face)
+        else:
+            for k in range(1, len(face) - 1):
+                mesh.Faces.AddFace(face[0], face[k], face[k + 1])
+    return mesh
+
+
+def box_mesh(x=(0.0, 1.0), y=(0.0, 2.0), z=(0.0, 3.0), drop_faces=0):
+    vertices, faces = box(x, y, z)
+    return rhino_mesh(vertices, faces[drop_faces:])
+
+
+def mesh_vertices(mesh):
+    return [(p.X, p.Y, p.Z) for p in (mesh.Vertices[i] for i in range(len(mesh.Vertices)))]
+
+
+# --- geometry -> block ----------------------------------------------------------
+
+def test_box_mesh_becomes_a_block_with_the_right_volume_and_mass():
+    block = block_from_mesh(box_mesh(), "b0")
+    assert block["id"] == "b0" and block["material"] == "stone" and block["support"] is False
+    assert len(block["vertices"]) == 8 and len(block["faces"]) == 6
+    assert all(len(face) == 4 for face in block["faces"])
+    model = Model.from_dict(model_document([block], materials={"stone": {"density": 1800.0}}))
+    assert model.mechanics.volume[0] == pytest.approx(6.0, abs=ROUNDOFF)
+    assert model.mechanics.mass[0] == pytest.approx(6.0 * 1800.0, abs=1e3 * ROUNDOFF)
+    assert list(model.mechanics.position0[0]) == pytest.approx([0.5, 1.0, 1.5], abs=ROUNDOFF)
+
+
+def test_triangulated_inward_mesh_with_repeated_corners_is_welded_merged_and_turned_outward():
+    vertices, faces = box((0.0, 1.0), (0.0, 1.0), (0.0, 1.0))
+    # one copy of each corner per face (as Rhino meshes with per-face normals have), inward triangles
+    points, triangles = [], []
+    for quad in faces:
+        base = len(points)
+        points += [vertices[i] for i in quad]
+        triangles += [[base + 2, base + 1, base + 0], [base + 3, base + 2, base + 0]]
+    mesh = rhino_mesh(points, triangles)
+    merged = block_from_mesh(mesh, "w")
+    assert len(merged["vertices"]) == 8 and sorted(len(f) for f in merged["faces"]) == [4] * 6
+    kept = block_from_mesh(mesh, "t", merge_coplanar=False)
+    assert len(kept["faces"]) == 12
+    for block in (merged, kept):
+        model = Model.from_dict(model_document([block]))
+        assert model.mechanics.volume[0] == pytest.approx(1.0, abs=ROUNDOFF)
+
+
+def test_brep_box_becomes_a_block():
+    bbox = rhino3dm.BoundingBox(rhino3dm.Point3d(1.0, 0.0, 0.0), rhino3dm.Point3d(2.0, 0.5, 0.25))
+    brep = rhino3dm.Brep.CreateFromBox(rhino3dm.Box(bbox))
+    assert brep.IsSolid
+    block = block_from_brep(brep, "slab", support=True)
+    assert len(block["vertices"]) == 8 and sorted(len(f) for f in block["faces"]) == [4] * 6
+    assert block["support"] is True
+    model = Model.from_dict(model_document([dict(block, support=False)]))
+    assert model.mechanics.volume[0] == pytest.approx(0.125, abs=ROUNDOFF)
+
+
+def test_mixed_meshes_and_breps_with_supports_by_id():
+    bbox = rhino3dm.BoundingBox(rhino3dm.Point3d(-1.0, -1.0, -0.5), rhino3dm.Point3d(2.0, 3.0, 0.0))
+    ground = rhino3dm.Brep.CreateFromBox(rhino3dm.Box(bbox))
+    blocks = blocks_from_geometry([box_mesh(), ground], ids=["top", "ground"], supports=["ground"])
+    assert [b["support"] for b in blocks] == [False, True]
+    doc = model_document(blocks, loads=[point_load("top", rhino3dm.Point3d(0.5, 1.0, 3.0),
+                                                   rhino3dm.Vector3d(0.0, 0.0, -100.0), live=True)])
+    model = Model.from_dict(doc)
+    assert model.block_ids == ["top", "ground"] or list(model.block_ids) == ["top", "ground"]
+    assert doc["loads"][0] == {"kind": "point", "block": "top", "point": [0.5, 1.0, 3.0],
+                               "force": [0.0, 0.0, -100.0], "live": True}
+    assert [b["id"] for b in blocks_from_geometry([box_mesh(), box_mesh(x=(2.0, 3.0))])] == ["b0", "b1"]
+
+
+def test_open_mesh_is_refused_naming_the_block():
+    with pytest.raises(ConversionError) as caught:
+        block_from_mesh(box_mesh(drop_faces=1), "b3")
+    assert caught.value.block_id == "b3"
+    assert str(caught.value) == "block 'b3': mesh is not closed (4 naked edges)"
+
+
+def test_open_brep_and_curved_brep_are_refused():
+    bbox = rhino3dm.BoundingBox(rhino3dm.Point3d(0.0, 0.0, 0.0), rhino3dm.Point3d(1.0, 1.0, 1.0))
+    face = rhino3dm.Brep.CreateFromBox(rhino3dm.Box(bbox)).Faces[0].DuplicateFace(False)
+    with pytest.raises(ConversionError, match="block 'open': brep is not a closed solid"):
+        block_from_brep(face, "open")
+    cylinder = rhino3dm.Cylinder(rhino3dm.Circle(1.0), 2.0)
+    with pytest.raises(ConversionError, match="block 'round': brep face .* not planar|curved"):
+        block_from_brep(rhino3dm.Brep.CreateFromCylinder(cylinder, True, True), "round")
+
+
+def test_non_finite_and_degenerate_meshes_are_refused():
+    vertices, faces = box((0.0, 1.0), (0.0, 1.0), (0.0, 1.0))
+    vertices[3] = [float("nan"), 0.0, 1.0]
+    with pytest.raises(ConversionError, match="block 'nan': mesh has a vertex with a non-finite coordinate"):
+        block_from_mesh(rhino_mesh(vertices, faces), "nan")
+    flat, flat_faces = box((0.0, 1.0), (0.0, 1.0), (0.0, 1.0))
+    flat = [[x, y, 0.0] for x, y, _ in flat]
+    with pytest.raises(ConversionError, match="block 'flat': mesh .*degenerate"):
+        block_from_mesh(rhino_mesh(flat, flat_faces), "flat")
+    with pytest.raises(ConversionError, match="block 'empty': mesh is degenerate"):
+        block_from_mesh(rhino3dm.Mesh(), "empty")
+
+
+def test_model_document_checks_materials_and_ids():
+    block = block_from_mesh(box_mesh(), "a", material="granite")
+    with pytest.raises(ConversionError, match="block 'a': material 'granite'"):
+        model_document([block])
+    with pytest.raises(ConversionError, match="block 'a': the id is used twice"):
+        model_document([block, block], materials={"granite": {"density": 2700.0}})
+    doc = model_document([block], materials={"granite": {"density": 2700.0}}, gravity=[0.0, 0.0, -10.0],
+                         settings={"solver": "apgd"})
+    assert doc["format"] == "extrados.model/1" and doc["default_joint"] == "dry"
+    assert set(doc) == {"format", "units", "gravity", "materials", "joints", "default_joint", "blocks",
+                        "settings"}
+    assert Model.from_dict(doc).mechanics.mass[0] == pytest.approx(6.0 * 2700.0)
+
+
+# --- round trip of a generated arch ------------------------------------------------
+
+def test_generated_arch_through_rhino_meshes_gives_the_same_model():
+    original = generate("arch", voussoirs=6)
+    meshes = [rhino_mesh(b["vertices"], b["faces"]) for b in original["blocks"]]
+    ids = [b["id"] for b in original["blocks"]]
+    blocks = blocks_from_geometry(meshes, ids=ids, supports=[b["support"] for b in original["blocks"]])
+    doc = model_document(blocks, materials=original["materials"], joints=original["joints"],
+                         default_joint=original["default_joint"], gravity=original["gravity"])
+    rebuilt, reference = Model.from_dict(doc).mechanics, Model.from_dict(original).mechanics
+    assert list(rebuilt.block_ids) == list(reference.block_ids)
+    assert list(rebuilt.volume) == pytest.approx(list(reference.volume), abs=ROUNDOFF)
+    assert list(rebuilt.is_support) == list(reference.is_support)
+    for new, old in zip(blocks, original["blocks"]):
+        assert len(new["faces"]) == len(old["faces"])
+
+
+# --- result -> geometry ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def arch_result():
+    return analyze(generate("arch", voussoirs=6)).to_dict()
+
+
+def test_contact_force_lines_have_the_force_length(arch_result):
+    scale = 1e-3
+    loaded = [c for c in arch_result["contacts"] if math.hypot(*c["force"]) > 0.0]
+    lines = contact_force_lines(arch_result, scale, rhino3dm)
+    assert len(lines) == len(loaded) > 0
+    for (line, state), contact in zip(lines, loaded):
+        assert isinstance(line, rhino3dm.Line) and state == contact["state"]
+        assert line.Length == pytest.approx(math.hypot(*contact["force"]) * scale, rel=ROUNDOFF)
+        assert [line.From.X, line.From.Y, line.From.Z] == pytest.approx(contact["point"], abs=ROUNDOFF)
+
+
+def test_joint_resultants_start_at_the_centres(arch_result):
+    vectors = joint_resultant_vectors(arch_result, 1e-3, rhino3dm)
+    assert len(vectors) == len(arch_result["interfaces"]) > 0
+    for (start, vector, line), interface in zip(vectors, arch_result["interfaces"]):
+        assert [start.X, start.Y, start.Z] == pytest.approx(interface["centre"], abs=ROUNDOFF)
+        assert [vector.X, vector.Y, vector.Z] == pytest.approx([f * 1e-3 for f in interface["force"]], abs=ROUNDOFF)
+        assert line.Length == pytest.approx(math.hypot(*interface["force"]) * 1e-3, rel=ROUNDOFF)
+
+
+def test_thrust_polylines_carry_the_result_points(arch_result):
+    polylines = thrust_polylines(arch_result, rhino3dm)
+    assert [name for name, _ in polylines] == [t["name"] for t in arch_result["thrust_lines"]]
+    for (_, polyline), thrust in zip(polylines, arch_result["thrust_lines"]):
+        assert polyline.Count == len(thrust["points"])
+        for k, point in enumerate(thrust["points"]):
+            p = polyline[k]
+            assert [p.X, p.Y, p.Z] == pytest.approx(point, abs=ROUNDOFF)
+
+
+def test_block_transforms_move_a_mesh_from_the_first_frame():
+    half = math.sqrt(0.5)
+    # a quarter turn about z and a lift, from an already-posed first frame
+    result = {"blocks": [{"id": "a"}, {"id": "b"}],
+              "frames": [{"t": 0.0, "positions": [[0.5, 0.5, 0.5], [0.0, 0.0, 0.0]],
+                          "orientations": [[1.0, 0.0, 0.0, 0.0], [half, half, 0.0, 0.0]]},
+                         {"t": 0.1, "positions": [[0.5, 0.5, 1.5], [0.0, 0.0, 0.0]],
+                          "orientations": [[half, 0.0, 0.0, half], [half, half, 0.0, 0.0]]}]}
+    matrices = block_matrices(result, -1)
+    identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    assert [v for row in matrices["b"] for v in row] == pytest.approx(identity, abs=ROUNDOFF)
+    transform = block_transforms(result, 1, rhino3dm)["a"]
+    mesh = box_mesh((0.0, 1.0), (0.0, 1.0), (0.0, 1.0))
+    moved = transformed_copy(mesh, transform)
+    assert mesh_vertices(mesh)[1] == pytest.approx((1.0, 0.0, 0.0))
+    # (1, 0, 0) is (0.5, -0.5, -0.5) from the centre; turned a quarter about z: (0.5, 0.5, -0.5)
+    assert mesh_vertices(moved)[1] == pytest.approx((1.0, 1.0, 1.0), abs=FLOAT32)
+    with pytest.raises(ConversionError, match="no frames"):
+        block_matrices({"blocks": [], "frames": []}, 0)
+
+
+# --- IronPython 2.7 ----------------------------------------------------------------
+
+#: Syntax Python 3 has and Python 2.7 lacks, by the ast node that carries it.
+PY3_ONLY_NODES = {"JoinedStr": "f-string", "AnnAssign": "annotated assignment", "Nonlocal": "nonlocal",
+                  "YieldFrom": "yield from", "AsyncFunctionDef": "async def", "Await": "await",
+                  "AsyncFor": "async for", "AsyncWith": "async with", "NamedExpr": "walrus",
+                  "MatMult": "@ operator", "Match": "match"}
+
+
+def test_module_is_python_2_7_grammar():
+    """parso 0.8 dropped its Python 2 grammars (``load_grammar(version="2.7")`` raises NotImplementedError
+    there), so where it cannot, the oldest grammar it has (3.6) and a walk of the ast stand in: no error
+    under 3.6 and none of the Python 3 only constructs means the source parses as 2.7."""
+    import ast
+    parso = pytest.importorskip("parso")
+    source = Path(conversions.__file__).read_text(encoding="utf-8")
+    try:
+        grammar = parso.load_grammar(version="2.7")
+    except NotImplementedError:
+        grammar = parso.load_grammar(version="3.6")
+    errors = list(grammar.iter_errors(grammar.parse(source)))
+    assert not errors, [(e.start_pos, e.message) for e in errors]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        name = type(node).__name__
+        if name in PY3_ONLY_NODES:
+            found.append((getattr(node, "lineno", None), PY3_ONLY_NODES[name]))
+        if isinstance(node, ast.arguments):
+            if node.kwonlyargs or node.posonlyargs:
+                found.append((None, "keyword-only or positional-only argument"))
+            for arg in node.args + node.kwonlyargs + [node.vararg, node.kwarg]:
+                if arg is not None and arg.annotation is not None:
+                    found.append((arg.lineno, "annotation"))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+            found.append((node.lineno, "return annotation"))
+        if isinstance(node, ast.Raise) and node.cause is not None:
+            found.append((node.lineno, "raise from"))
+        if isinstance(node, (ast.Assign, ast.For)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(n, ast.Starred) for t in targets for n in ast.walk(t)):
+                found.append((node.lineno, "starred assignment"))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "super" and not node.args:
+            found.append((node.lineno, "super() without arguments"))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and not node.value.isascii():
+            found.append((node.lineno, "non-ASCII str literal (bytes in 2.7)"))
+    assert not found
+
+
+def _python27():
+    """A working Python 2.7 interpreter, or None: $EXTRADOS_PYTHON2, python2.7 / python2 on PATH, pyenv's."""
+    import glob
+    import os
+    import shutil
+    import subprocess
+    candidates = [os.environ.get("EXTRADOS_PYTHON2"), shutil.which("python2.7"), shutil.which("python2")]
+    candidates += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/2.7*/bin/python2.7")))
+    for exe in candidates:
+        if not exe:
+            continue
+        try:
+            out = subprocess.run([exe, "-c", "import sys; print(sys.version_info[:2] == (2, 7))"],
+                                 capture_output=True, text=True, timeout=20)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if out.returncode == 0 and out.stdout.strip() == "True":
+            return exe
+    return None
+
+
+PY27_SMOKE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import conversions as c
+
+class P(object):
+    def __init__(self, x, y, z):
+        self.X, self.Y, self.Z = x, y, z
+
+class Mesh(object):
+    pass
+
+mesh = Mesh()
+mesh.Vertices = [P(*v) for v in [(0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1),
+                                 (0, 2, 0), (1, 2, 0), (1, 2, 1), (0, 2, 1)]]
+mesh.Faces = [(0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0)]
+block = c.block_from_mesh(mesh, "a")
+assert len(block["faces"]) == 6 and c.model_document([block])["format"] == "extrados.model/1"
+mesh.Faces = mesh.Faces[1:]
+try:
+    c.block_from_mesh(mesh, "b3")
+except c.ConversionError as error:
+    print(error)
+"""
+
+
+def test_module_runs_under_python_2_7_when_one_is_installed():
+    import subprocess
+    exe = _python27()
+    if exe is None:
+        pytest.skip("no Python 2.7 interpreter here")
+    out = subprocess.run([exe, "-c", PY27_SMOKE, str(Path(conversions.__file__).parent)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "block 'b3': mesh is not closed (4 naked edges)"
