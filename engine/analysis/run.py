@@ -122,7 +122,7 @@ def check_request(model, analysis):
         LoadFactorRequest.from_dict(request)
         check_live_loads(model)
     else:
-        model.mechanics
+        model.mechanics  # builds the masses: raises ModelError for a model with no block free to move
     return request["type"]
 
 

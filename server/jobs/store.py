@@ -162,6 +162,12 @@ class JobStore:
         row = self.connection().execute("SELECT cancel_requested FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return bool(row and row[0])
 
+    def latest(self, state=None, limit=100):
+        """Rows of the newest jobs (of one state, when given), newest first."""
+        query = "SELECT * FROM jobs" + (" WHERE state = ?" if state else "") + " ORDER BY created DESC LIMIT ?"
+        rows = self.connection().execute(query, ((state,) if state else ()) + (limit,)).fetchall()
+        return [dict(row) for row in rows]
+
     def queued(self):
         """Ids of queued jobs, oldest first."""
         rows = self.connection().execute("SELECT id FROM jobs WHERE state = 'queued' ORDER BY created").fetchall()

@@ -25,10 +25,8 @@ def list_jobs():
     state = request.args.get("state")
     if state is not None and state not in STATES:
         raise ApiError(422, f"unknown state {state!r} (expected one of {', '.join(STATES)})", path="query.state")
-    db = services().store.connection()
-    query = "SELECT * FROM jobs" + (" WHERE state = ?" if state else "") + " ORDER BY created DESC LIMIT ?"
-    rows = db.execute(query, ((state,) if state else ()) + (LIST_LIMIT,)).fetchall()
-    return json_response({"jobs": [job_document(dict(row)) for row in rows]})
+    rows = services().store.latest(state, LIST_LIMIT)
+    return json_response({"jobs": [job_document(row) for row in rows]})
 
 
 @blueprint.get("/v1/jobs/<job_id>")
