@@ -1,5 +1,6 @@
 """`analyze(model, analysis)`: the one entry point of every door (Python, CLI, HTTP)."""
 import json
+from dataclasses import dataclass
 from importlib import resources
 
 import jsonschema
@@ -10,6 +11,7 @@ from engine.analysis.load_factor import LoadFactorRequest, check_live_loads, run
 from engine.analysis.static import Cancellation, solve_static
 from engine.errors import ModelError, format_path
 from engine.model import Model
+from engine.post.conventional import chain_plane, conventional_thrust_lines, error_documents
 from engine.post.thrust import effective_thrust_line_of_result
 from engine.result import dynamic_result, static_result
 
@@ -17,11 +19,16 @@ ANALYSIS_FIELDS = {"static": {"type"}, "load_factor": set(LoadFactorRequest.FIEL
                    "dynamic": set(DynamicRequest.FIELDS), "construction": set(ConstructionRequest.FIELDS)}
 
 
-#: Optional field of every analysis request: {"chain": [block ids]} names the chain of blocks whose
-#: effective thrust line the result carries (engine.post.thrust), for arches inside walls and
-#: bridges, where the automatic chain does not exist.
+#: Optional field of every analysis request: {"chain": [block ids], "conventional": bool}, at least
+#: one key. "chain" names the chain of blocks whose effective thrust line the result carries
+#: (engine.post.thrust), for arches inside walls and bridges, where the automatic chain does not
+#: exist; "conventional" (default false) adds the conventional thrust lines of that chain, or of the
+#: automatic one (engine.post.conventional).
 THRUST_LINE_FIELD = "thrust_line"
 THRUST_LINE_PATH = f"analysis.{THRUST_LINE_FIELD}.chain"
+CONVENTIONAL_PATH = f"analysis.{THRUST_LINE_FIELD}.conventional"
+#: Analyses whose result is the structure as drawn, the geometry conventional lines are drawn on.
+CONVENTIONAL_ANALYSES = ("static", "load_factor")
 
 
 def analysis_schema():
@@ -50,18 +57,16 @@ def check_against_schema(request):
         raise ModelError(error.message, path=path)
 
 
-def named_thrust_line_chain(model, request):
-    """Pop and check the request's thrust_line field: the named chain (list of block ids) or None.
+@dataclass(frozen=True)
+class ThrustLineRequest:
+    """The request's thrust_line field, checked."""
 
-    Only its form and ids are checked here, before the analysis runs; whether the chain's joints
-    are loaded is known only after it (``with_named_thrust_line``).
-    """
-    field = request.pop(THRUST_LINE_FIELD, None)
-    if field is None:
-        return None
-    if not isinstance(field, dict) or set(field) != {"chain"}:
-        raise ModelError('thrust_line must be {"chain": [block ids, ...]}', path=f"analysis.{THRUST_LINE_FIELD}")
-    chain = field["chain"]
+    chain: list = None         # block ids of the named chain; None: the automatic chain
+    conventional: bool = False  # add the conventional thrust lines of the chain
+
+
+def checked_chain(model, chain):
+    """The named chain (list of block ids) with its form and ids checked (path ``analysis.thrust_line.chain``)."""
     if not isinstance(chain, list) or len(chain) < 1:
         raise ModelError("a chain is a non-empty list of block ids", path=THRUST_LINE_PATH)
     known = set(model.block_ids)
@@ -69,6 +74,32 @@ def named_thrust_line_chain(model, request):
         if not isinstance(block_id, str) or block_id not in known:
             raise ModelError(f"unknown block id {block_id!r}", path=f"{THRUST_LINE_PATH}[{k}]")
     return chain
+
+
+def thrust_line_request(model, request):
+    """Pop and check the request's thrust_line field: a ThrustLineRequest.
+
+    Only what the model alone fixes is checked here, before the analysis runs: the field's form,
+    the chain's ids and, for conventional lines, the analysis type, gravity and the named chain's
+    vertical plane. Whether the chain's joints are loaded is known only after it
+    (``with_thrust_lines``).
+    """
+    field = request.pop(THRUST_LINE_FIELD, None)
+    if field is None:
+        return ThrustLineRequest()
+    if not isinstance(field, dict) or not field or set(field) - {"chain", "conventional"}:
+        raise ModelError('thrust_line must be {"chain": [block ids, ...], "conventional": true|false}, with at '
+                         'least one of them', path=f"analysis.{THRUST_LINE_FIELD}")
+    chain = checked_chain(model, field["chain"]) if "chain" in field else None
+    conventional = field.get("conventional", False)
+    if not isinstance(conventional, bool):
+        raise ModelError(f"conventional must be true or false; got {conventional!r}", path=CONVENTIONAL_PATH)
+    if conventional and request["type"] not in CONVENTIONAL_ANALYSES:
+        raise ModelError(f"conventional thrust lines are drawn on the structure as drawn: for a static or "
+                         f"load_factor analysis, not {request['type']}", path=CONVENTIONAL_PATH)
+    if conventional and chain is not None:
+        chain_plane(model, chain, THRUST_LINE_PATH)
+    return ThrustLineRequest(chain, conventional)
 
 
 def with_named_thrust_line(result, chain):
@@ -80,6 +111,28 @@ def with_named_thrust_line(result, chain):
         result.thrust_lines = [line.to_dict()]
     except ModelError as error:
         result.thrust_lines = [{"name": "effective", "points": [], "blocks": list(chain), "error": str(error)}]
+    return result
+
+
+def with_conventional_thrust_lines(model, result, chain):
+    """The result with the conventional thrust lines of ``chain`` (None: the automatic chain of its effective
+    line) after its other lines; a chain that has none (no chain, an open joint, not in a vertical plane)
+    gives entries with ``points`` empty and an ``error`` instead of losing the analysis."""
+    path = f"analysis.{THRUST_LINE_FIELD}" if chain is None else THRUST_LINE_PATH
+    try:
+        lines = conventional_thrust_lines(model, result.to_dict(), chain, path)
+    except ModelError as error:
+        lines = error_documents(error, chain or ())
+    result.thrust_lines = result.thrust_lines + lines
+    return result
+
+
+def with_thrust_lines(model, result, thrust_line):
+    """The result with the thrust lines a ThrustLineRequest asks for, besides the automatic effective line."""
+    if thrust_line.chain is not None:
+        result = with_named_thrust_line(result, thrust_line.chain)
+    if thrust_line.conventional:
+        result = with_conventional_thrust_lines(model, result, thrust_line.chain)
     return result
 
 
@@ -113,7 +166,7 @@ def check_request(model, analysis):
         Naming the field, e.g. ``analysis.stages[1][0]`` or ``loads`` (no live load for a load factor).
     """
     request = validated_request(analysis)
-    named_thrust_line_chain(model, request)
+    thrust_line_request(model, request)
     if request["type"] == "dynamic":
         DynamicRequest.from_dict(request)
     elif request["type"] == "construction":
@@ -147,7 +200,8 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
     analysis : dict or str, optional
         The analysis request of DESIGN sec. 5; default ``{"type": "static"}``. Types static,
         load_factor, dynamic and construction; any of them may name the chain of blocks whose
-        effective thrust line the result carries, ``"thrust_line": {"chain": [ids]}``.
+        effective thrust line the result carries, ``"thrust_line": {"chain": [ids]}``; a static or
+        load_factor one may add its conventional thrust lines, ``"conventional": true``.
     progress : callable(fraction), optional
         Dynamic and construction runs report the fraction done (0-1).
     cancel : callable() -> bool, optional
@@ -165,9 +219,9 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
     if not isinstance(model, Model):
         model = Model.from_dict(model)
     request = validated_request(analysis)
-    chain = named_thrust_line_chain(model, request)
+    thrust_line = thrust_line_request(model, request)
     result = run_request(model, request, progress, cancel, warm)
-    return result if chain is None else with_named_thrust_line(result, chain)
+    return with_thrust_lines(model, result, thrust_line)
 
 
 def run_request(model, request, progress, cancel, warm=None):

@@ -1,1 +1,0 @@
-"""Grasshopper components of Extrados and the stdlib-only client they share."""
