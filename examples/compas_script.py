@@ -6,7 +6,7 @@ hexahedra on a ground slab (the support), analyses it in-process with `engine.an
 force and every joint resultant (from the point of application along the force, scaled) and
 a `Polyline` for every thrust line. Everything is saved with `compas.json_dump`.
 With --url the same model also goes through the HTTP service (the Grasshopper client,
-`gh_components.extrados_client.ExtradosClient`) and its result is checked against the
+`extrados_gh.client.ExtradosClient` in gh_components/) and its result is checked against the
 in-process one.
 
     .venv/bin/python examples/compas_script.py [--out out/compas_arch.json]
@@ -22,8 +22,9 @@ import compas
 from compas.datastructures import Mesh
 from compas.geometry import Line, Point, Polyline, Vector
 
+ROOT = Path(__file__).resolve().parents[1]
 if __package__ in (None, ""):  # run as a script: the repository root on the path for engine/
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(ROOT))
 
 from engine import Model, analyze  # noqa: E402
 
@@ -171,7 +172,8 @@ def main(argv=None):
 
     status = 0
     if args.url:
-        from gh_components.extrados_client import ExtradosClient
+        sys.path.insert(0, str(ROOT / "gh_components"))  # where Rhino finds extrados_gh too
+        from extrados_gh.client import ExtradosClient
 
         remote = ExtradosClient(args.url).analyze(model.to_dict(), {"type": "static"})
         problems = compare_results(result, remote)

@@ -92,7 +92,7 @@ def test_main_writes_file(tmp_path):
 
 
 def test_http_matches_in_process(arch, tmp_path):
-    from gh_components.extrados_client import ExtradosClient
+    from extrados_gh.client import ExtradosClient
 
     _, model, result = arch
     with running_service(data_dir=str(tmp_path / "data")) as service:

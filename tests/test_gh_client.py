@@ -1,22 +1,20 @@
-"""The Grasshopper client (`gh_components/extrados_client.py`) against a real service.
+"""The Grasshopper client (`gh_components/extrados_gh/client.py`) against a real service.
 
 No mocks: each test talks over HTTP to the Flask app under waitress (`tests.server_harness`).
-The client must also stay valid Python 2.7 (Rhino 7's IronPython), which parso checks.
+Its Python 2.7 syntax is checked with the rest of gh_components in tests/test_gh_python27.py.
 """
-import ast
 import copy
 import socket
 from pathlib import Path
 
-import parso
 import pytest
 
 from engine.generators import generate
-from gh_components.extrados_client import (AuthenticationError, ExtradosClient, ExtradosError, Job, JobFailed,
+from extrados_gh.client import (AuthenticationError, ExtradosClient, ExtradosError, Job, JobFailed,
                                            ServiceUnavailable, ValidationError)
 from tests.server_harness import running_service
 
-CLIENT_SOURCE = Path(__file__).resolve().parents[1] / "gh_components" / "extrados_client.py"
+CLIENT_SOURCE = Path(__file__).resolve().parents[1] / "gh_components" / "extrados_gh" / "client.py"
 ARCH = generate("arch", voussoirs=10)
 SHORT_DYNAMIC = {"type": "dynamic", "duration": 0.05, "output_interval": 0.01}
 LONG_DYNAMIC = {"type": "dynamic", "duration": 60.0}
@@ -151,50 +149,3 @@ def test_error_text_for_a_component():
     assert str(error) == "model.blocks[3].faces (block 'v3'): mesh is not closed"
     assert str(ExtradosError("no path")) == "no path"
     assert str(ExtradosError("no block", path="analysis.type")) == "analysis.type: no block"
-
-
-#: Python 3 syntax that Python 2.7 (IronPython in Rhino 7) cannot read or run the same way.
-PY3_ONLY_NODES = {"JoinedStr": "f-string", "AnnAssign": "annotated assignment", "Nonlocal": "nonlocal",
-                  "AsyncFunctionDef": "async def", "Await": "await", "AsyncFor": "async for",
-                  "AsyncWith": "async with", "NamedExpr": ":=", "YieldFrom": "yield from", "MatMult": "@",
-                  "Match": "match"}
-
-
-def python3_only_syntax(source):
-    """(line, what) for each Python-3-only construct in ``source`` (parsed by this Python)."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        kind = type(node).__name__
-        line = getattr(node, "lineno", 0)
-        if kind in PY3_ONLY_NODES:
-            found.append((line, PY3_ONLY_NODES[kind]))
-        elif isinstance(node, ast.arguments) and (node.kwonlyargs or node.posonlyargs):
-            found.append((line, "keyword-only or positional-only parameters"))
-        elif isinstance(node, ast.arg) and node.annotation is not None:
-            found.append((node.lineno, "annotation"))
-        elif isinstance(node, ast.FunctionDef) and node.returns is not None:
-            found.append((line, "return annotation"))
-        elif isinstance(node, ast.Raise) and node.cause is not None:
-            found.append((line, "raise ... from"))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
-                (node.func.id == "super" and not node.args) or node.func.id == "print"):
-            found.append((line, "super() without arguments" if node.func.id == "super" else "print"))
-        elif isinstance(node, ast.Starred) and not isinstance(getattr(node, "ctx", None), ast.Load):
-            found.append((line, "starred assignment"))
-    return found
-
-
-def test_client_is_python_27_grammar():
-    source = CLIENT_SOURCE.read_text()
-    try:
-        grammar = parso.load_grammar(version="2.7")
-    except NotImplementedError:  # parso 0.8 dropped its Python 2 grammars: check the syntax tree instead
-        grammar = None
-    if grammar is not None:
-        assert list(grammar.iter_errors(grammar.parse(source))) == []
-    assert python3_only_syntax(source) == []
-    assert python3_only_syntax("def f(a, *, b: int = 1):\n    nonlocal x\n    return f'{a}'\n") != []
-    # the client imports nothing beyond the standard library
-    imported = {line.split()[1].split(".")[0] for line in source.splitlines()
-                if line.strip().startswith(("import ", "from "))}
-    assert imported <= {"json", "socket", "time", "urllib", "urllib2", "http", "httplib"}

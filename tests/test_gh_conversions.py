@@ -1,17 +1,15 @@
-"""Rhino geometry <-> model and result documents (gh_components.conversions) with real rhino3dm objects.
+"""Rhino geometry <-> model and result documents (gh_components/extrados_gh/conversions.py) with real rhino3dm objects.
 
-The module runs under IronPython 2.7 inside Rhino 7, so its grammar is checked against Python 2.7 too.
+Its Python 2.7 syntax (Rhino 7's IronPython) is checked in tests/test_gh_python27.py.
 """
 import math
-from pathlib import Path
 
 import pytest
 import rhino3dm
 
 from engine import Model, analyze
 from engine.generators import box, generate
-from gh_components import conversions
-from gh_components.conversions import (ConversionError, block_from_brep, block_from_mesh,  # noqa: E402
+from extrados_gh.conversions import (ConversionError, block_from_brep, block_from_mesh,  # noqa: E402
                                        block_matrices, block_transforms, blocks_from_geometry,
                                        contact_force_lines, joint_resultant_vectors, model_document,
                                        point_load, thrust_polylines, transformed_copy)
@@ -219,109 +217,3 @@ def test_block_transforms_move_a_mesh_from_the_first_frame():
     with pytest.raises(ConversionError, match="no frames"):
         block_matrices({"blocks": [], "frames": []}, 0)
 
-
-# --- IronPython 2.7 ----------------------------------------------------------------
-
-#: Syntax Python 3 has and Python 2.7 lacks, by the ast node that carries it.
-PY3_ONLY_NODES = {"JoinedStr": "f-string", "AnnAssign": "annotated assignment", "Nonlocal": "nonlocal",
-                  "YieldFrom": "yield from", "AsyncFunctionDef": "async def", "Await": "await",
-                  "AsyncFor": "async for", "AsyncWith": "async with", "NamedExpr": "walrus",
-                  "MatMult": "@ operator", "Match": "match"}
-
-
-def test_module_is_python_2_7_grammar():
-    """parso 0.8 dropped its Python 2 grammars (``load_grammar(version="2.7")`` raises NotImplementedError
-    there), so where it cannot, the oldest grammar it has (3.6) and a walk of the ast stand in: no error
-    under 3.6 and none of the Python 3 only constructs means the source parses as 2.7."""
-    import ast
-    import parso
-    source = Path(conversions.__file__).read_text(encoding="utf-8")
-    try:
-        grammar = parso.load_grammar(version="2.7")
-    except NotImplementedError:
-        grammar = parso.load_grammar(version="3.6")
-    errors = list(grammar.iter_errors(grammar.parse(source)))
-    assert not errors, [(e.start_pos, e.message) for e in errors]
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        name = type(node).__name__
-        if name in PY3_ONLY_NODES:
-            found.append((getattr(node, "lineno", None), PY3_ONLY_NODES[name]))
-        if isinstance(node, ast.arguments):
-            if node.kwonlyargs or node.posonlyargs:
-                found.append((None, "keyword-only or positional-only argument"))
-            for arg in node.args + node.kwonlyargs + [node.vararg, node.kwarg]:
-                if arg is not None and arg.annotation is not None:
-                    found.append((arg.lineno, "annotation"))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
-            found.append((node.lineno, "return annotation"))
-        if isinstance(node, ast.Raise) and node.cause is not None:
-            found.append((node.lineno, "raise from"))
-        if isinstance(node, (ast.Assign, ast.For)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(n, ast.Starred) for t in targets for n in ast.walk(t)):
-                found.append((node.lineno, "starred assignment"))
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "super" and not node.args:
-            found.append((node.lineno, "super() without arguments"))
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and not node.value.isascii():
-            found.append((node.lineno, "non-ASCII str literal (bytes in 2.7)"))
-    assert not found
-
-
-def _python27():
-    """A working Python 2.7 interpreter, or None: $EXTRADOS_PYTHON2, python2.7 / python2 on PATH, pyenv's."""
-    import glob
-    import os
-    import shutil
-    import subprocess
-    candidates = [os.environ.get("EXTRADOS_PYTHON2"), shutil.which("python2.7"), shutil.which("python2")]
-    candidates += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/2.7*/bin/python2.7")))
-    for exe in candidates:
-        if not exe:
-            continue
-        try:
-            out = subprocess.run([exe, "-c", "import sys; print(sys.version_info[:2] == (2, 7))"],
-                                 capture_output=True, text=True, timeout=20)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if out.returncode == 0 and out.stdout.strip() == "True":
-            return exe
-    return None
-
-
-PY27_SMOKE = """
-import sys
-sys.path.insert(0, sys.argv[1])
-import conversions as c
-
-class P(object):
-    def __init__(self, x, y, z):
-        self.X, self.Y, self.Z = x, y, z
-
-class Mesh(object):
-    pass
-
-mesh = Mesh()
-mesh.Vertices = [P(*v) for v in [(0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1),
-                                 (0, 2, 0), (1, 2, 0), (1, 2, 1), (0, 2, 1)]]
-mesh.Faces = [(0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0)]
-block = c.block_from_mesh(mesh, "a")
-assert len(block["faces"]) == 6 and c.model_document([block])["format"] == "extrados.model/1"
-mesh.Faces = mesh.Faces[1:]
-try:
-    c.block_from_mesh(mesh, "b3")
-except c.ConversionError as error:
-    print(error)
-"""
-
-
-def test_module_runs_under_python_2_7_when_one_is_installed():
-    import subprocess
-    exe = _python27()
-    if exe is None:
-        pytest.skip("no Python 2.7 interpreter here (the syntax check above still ran); "
-                    "set EXTRADOS_PYTHON2 to run the module under one")
-    out = subprocess.run([exe, "-c", PY27_SMOKE, str(Path(conversions.__file__).parent)],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "block 'b3': mesh is not closed (4 naked edges)"

@@ -25,6 +25,7 @@ Python 2.7 and 3 syntax, standard library only: no numpy, no f-strings.
 from __future__ import division
 
 import math
+from functools import reduce
 
 MODEL_FORMAT = "extrados.model/1"
 #: m/s^2, the g of DESIGN sec. 7 (the generators use the same value).
@@ -53,6 +54,10 @@ class Tolerance(object):
     #: Two adjacent faces are coplanar when the sine of the angle between their normals and the
     #: distances of their vertices to each other's plane (times the size) are below this.
     coplanar = 1e-9
+    #: A face's vertex off its plane, or a block vertex outside a face plane, by more than this
+    #: (times the size) makes the block non-planar or non-convex: the engine's own check
+    #: (engine.tolerance TOL.convexity_relative), made here so the component names the block.
+    convexity = 1e-6
 
 
 TOL = Tolerance()
@@ -230,8 +235,26 @@ def _closed_block(block_id, points, faces, material, support, merge_coplanar, wh
         loops = [list(reversed(loop)) for loop in loops]
     if merge_coplanar:
         loops = _merged_coplanar(vertices, loops, size)
+    _check_convex(vertices, loops, TOL.convexity * size, what, block_id)
     return {"id": block_id, "vertices": [list(p) for p in vertices], "faces": loops,
             "material": material if material is not None else DEFAULT_MATERIAL, "support": bool(support)}
+
+
+def _check_convex(vertices, loops, tolerance, what, block_id):
+    """ConversionError when a face is not planar or a vertex lies outside a face's plane (faces outward)."""
+    for f, loop in enumerate(loops):
+        corners = [vertices[i] for i in loop]
+        normal = _polygon_normal(corners)
+        unit = _scaled(normal, 1.0 / _norm(normal))
+        centre = _scaled(reduce(_add, corners), 1.0 / len(corners))
+        off_plane = max(abs(_dot(_sub(c, centre), unit)) for c in corners)
+        if off_plane > tolerance:
+            raise ConversionError("%s face %d is not planar (a corner is %.3g m off its plane)" % (what, f, off_plane),
+                                  block_id)
+        outside = max(_dot(_sub(v, centre), unit) for v in vertices)
+        if outside > tolerance:
+            raise ConversionError("%s is not convex: a vertex lies %.3g m outside face %d (split it into convex blocks)"
+                                  % (what, outside, f), block_id)
 
 
 def _merged_coplanar(vertices, loops, size):
@@ -504,11 +527,12 @@ def point_load(block_id, point, force, live=False):
 
     ``point`` and ``force`` may be Point3d / Vector3d or 3-sequences.
     """
-    return {"kind": "point", "block": str(block_id), "point": _triple(point, "point"),
-            "force": _triple(force, "force"), "live": bool(live)}
+    return {"kind": "point", "block": str(block_id), "point": vector3(point, "point"),
+            "force": vector3(force, "force"), "live": bool(live)}
 
 
-def _triple(value, name):
+def vector3(value, name):
+    """[x, y, z] of a Point3d, Vector3d or 3-sequence; ConversionError naming ``name`` unless 3 finite numbers."""
     if hasattr(value, "X"):
         xyz = list(_xyz(value))
     else:
@@ -567,7 +591,7 @@ def model_document(blocks, materials=None, joints=None, default_joint=None, load
     document = {
         "format": MODEL_FORMAT,
         "units": "SI",
-        "gravity": [0.0, 0.0, -STANDARD_GRAVITY] if gravity is None else _triple(gravity, "gravity"),
+        "gravity": [0.0, 0.0, -STANDARD_GRAVITY] if gravity is None else vector3(gravity, "gravity"),
         "materials": materials,
         "joints": joints,
         "default_joint": default_joint,
@@ -586,7 +610,8 @@ def model_document(blocks, materials=None, joints=None, default_joint=None, load
 
 # --- result -> geometry ---------------------------------------------------------
 
-def _point(geometry, xyz):
+def rhino_point(geometry, xyz):
+    """A ``Point3d`` of the geometry module at a 3-sequence."""
     return geometry.Point3d(float(xyz[0]), float(xyz[1]), float(xyz[2]))
 
 
@@ -613,7 +638,7 @@ def contact_force_lines(result, scale, geometry):
         if _norm(force) > 0.0:
             start = contact["point"]
             end = _add(start, _scaled(force, scale))
-            lines.append((geometry.Line(_point(geometry, start), _point(geometry, end)), contact.get("state")))
+            lines.append((geometry.Line(rhino_point(geometry, start), rhino_point(geometry, end)), contact.get("state")))
     return lines
 
 
@@ -631,9 +656,9 @@ def joint_resultant_vectors(result, scale, geometry):
         if centre is None or not _finite(centre):
             continue
         force = _scaled(interface["force"], scale)
-        start = _point(geometry, centre)
+        start = rhino_point(geometry, centre)
         vectors.append((start, geometry.Vector3d(force[0], force[1], force[2]),
-                        geometry.Line(start, _point(geometry, _add(centre, force)))))
+                        geometry.Line(start, rhino_point(geometry, _add(centre, force)))))
     return vectors
 
 
@@ -641,7 +666,7 @@ def thrust_polylines(result, geometry):
     """Each thrust line of a result as ``(name, Polyline)``, the points in the result's order."""
     polylines = []
     for line in result.get("thrust_lines", []):
-        points = [_point(geometry, p) for p in line.get("points", []) if p is not None and _finite(p)]
+        points = [rhino_point(geometry, p) for p in line.get("points", []) if p is not None and _finite(p)]
         polylines.append((line.get("name"), geometry.Polyline(points)))
     return polylines
 
@@ -711,3 +736,58 @@ def transformed_copy(geometry_object, transform):
     copy = geometry_object.Duplicate()
     copy.Transform(transform)
     return copy
+
+
+def mesh_from_block(block, geometry):
+    """A closed ``Mesh`` of the geometry module drawing a block entry (DESIGN sec. 4).
+
+    Triangles and quads are kept; a larger face, convex as every block face is, is split
+    into a fan of triangles from its first corner.
+    """
+    mesh = geometry.Mesh()
+    # double-precision corners: rhino3dm's AddPoint3d; RhinoCommon's Add once the list holds doubles
+    if hasattr(mesh.Vertices, "UseDoublePrecisionVertices"):
+        mesh.Vertices.UseDoublePrecisionVertices = True
+    add = getattr(mesh.Vertices, "AddPoint3d", None) or mesh.Vertices.Add
+    for x, y, z in block["vertices"]:
+        add(float(x), float(y), float(z))
+    for face in block["faces"]:
+        if len(face) in (3, 4):
+            mesh.Faces.AddFace(*[int(i) for i in face])
+        else:
+            for k in range(1, len(face) - 1):
+                mesh.Faces.AddFace(int(face[0]), int(face[k]), int(face[k + 1]))
+    normals = getattr(mesh, "Normals", None)
+    if hasattr(normals, "ComputeNormals"):
+        normals.ComputeNormals()
+    return mesh
+
+
+def block_contains(block, point, tolerance):
+    """How far (m) a point lies outside a block: the largest distance above its face planes.
+
+    Zero or less means inside or on the block; a point within ``tolerance`` of a face
+    counts as on it. Faces are outward (DESIGN sec. 4), so a face's normal by its corners'
+    cross products points away from the block.
+    """
+    vertices = block["vertices"]
+    outside = -float("inf")
+    for face in block["faces"]:
+        corners = [vertices[i] for i in face]
+        normal = _polygon_normal(corners)
+        length = _norm(normal)
+        if length == 0.0:
+            continue
+        outside = max(outside, _dot(_sub(point_xyz(point), corners[0]), normal) / length)
+    return outside - tolerance
+
+
+def point_xyz(point):
+    """(x, y, z) floats of a Point3d or a 3-sequence."""
+    return _xyz(point) if hasattr(point, "X") else tuple(float(v) for v in point)
+
+
+def block_size(blocks):
+    """The diagonal (m) of the bounding box of block entries: a length scale for drawings."""
+    points = [p for block in blocks for p in block["vertices"]]
+    return _size(points) if points else 0.0

@@ -1,0 +1,290 @@
+"""The components that build a model: Blocks, Supports, Material & Joint, Loads, Ground Motion and
+the generators (Arch, Wall, Spandrel Wall, Cylinder).
+
+Each function takes the component's `runtime.Context` and its inputs in the order of the
+component's ``metadata.json``; an input left unconnected arrives as None (a list input as an
+empty list).
+"""
+from __future__ import absolute_import
+
+import math
+
+from . import conversions
+from .client import DEFAULT_URL, ExtradosClient
+from .items import DEFAULT, Block, GroundMotion, Load, Material, unwrapped
+from .runtime import outputs
+
+#: Seconds a component waits for each answer of the service by default: long enough for the
+#: first analysis after installing, when the engine compiles its kernels (they are cached after).
+DEFAULT_TIMEOUT_S = 120.0
+#: Id prefix of the support blocks made from a Supports component's geometry.
+SUPPORT_PREFIX = "support"
+#: The ground slab of the Supports component: it overhangs the blocks' footprint by this fraction
+#: of the model's size on every side, and is this fraction of that size thick.
+GROUND_OVERHANG = 0.1
+GROUND_THICKNESS = 0.05
+GROUND_ID = "ground"
+#: A point load's point may lie this far outside its block (times the model's size): points
+#: picked on a face in Rhino sit on it to the document's tolerance, not exactly.
+LOAD_POINT_TOLERANCE = 1e-6
+
+
+def present(values):
+    """The connected values of a list input (Grasshopper sends None for empty branches)."""
+    return [v for v in (values or []) if v is not None]
+
+
+def number(value, name, default, minimum=None, positive=False):
+    """A finite float input, its default when unconnected; ValueError naming the input otherwise."""
+    if value is None:
+        return default
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        raise ValueError("%s must be a finite number" % name)
+    if positive and not value > 0.0:
+        raise ValueError("%s must be positive; got %g" % (name, value))
+    if minimum is not None and value < minimum:
+        raise ValueError("%s must be at least %g; got %g" % (name, minimum, value))
+    return value
+
+
+def client_of(service):
+    """The Service component's client, or one for the local service at the default address."""
+    return service if service is not None else ExtradosClient(DEFAULT_URL, timeout=DEFAULT_TIMEOUT_S)
+
+
+def block_entries(blocks):
+    """The block dicts of a Blocks input (Block items, or dicts from a script)."""
+    return [unwrapped(block, Block) for block in present(blocks)]
+
+
+# --- Blocks and Supports ---------------------------------------------------------------
+
+def block_ids(ids, count):
+    """One id per piece: the ids given, or one prefix numbered (``"arch"`` -> arch0, arch1, ...)."""
+    ids = present(ids)
+    if not ids:
+        return None
+    if len(ids) == 1 and count > 1:
+        return ["%s%d" % (ids[0], i) for i in range(count)]
+    return [str(i) for i in ids]
+
+
+@outputs("Blocks", "Ids")
+def blocks(context, geometry, ids, material):
+    """Blocks: closed convex Breps or Meshes -> Extrados blocks (checked, faces turned outward)."""
+    pieces = present(geometry)
+    if not pieces:
+        raise ValueError("connect closed convex Breps or Meshes to Geometry")
+    name = None if material is None else (material.name if isinstance(material, Material) else str(material))
+    entries = conversions.blocks_from_geometry(pieces, block_ids(ids, len(pieces)), materials=name)
+    units = context.document_units()
+    if units not in (None, "Meters"):
+        context.warn("the Rhino document is in %s but Extrados works in metres: scale the geometry to metres "
+                     "(e.g. by 0.001 from millimetres) before Blocks" % units.lower())
+    context.message("%d blocks" % len(entries))
+    return [Block(e, material_given=name is not None) for e in entries], [e["id"] for e in entries]
+
+
+def ground_slab(entries):
+    """A support box under the blocks' footprint, its top at their lowest point."""
+    points = [p for e in entries for p in e["vertices"]]
+    size = conversions.block_size(entries)
+    lo = [min(p[k] for p in points) - GROUND_OVERHANG * size for k in range(2)]
+    hi = [max(p[k] for p in points) + GROUND_OVERHANG * size for k in range(2)]
+    top = min(p[2] for p in points)
+    bottom = top - GROUND_THICKNESS * size
+    vertices = [[lo[0], lo[1], bottom], [hi[0], lo[1], bottom], [hi[0], hi[1], bottom], [lo[0], hi[1], bottom],
+                [lo[0], lo[1], top], [hi[0], lo[1], top], [hi[0], hi[1], top], [lo[0], hi[1], top]]
+    faces = [[0, 3, 2, 1], [4, 5, 6, 7], [0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7]]
+    return {"id": GROUND_ID, "vertices": vertices, "faces": faces, "material": conversions.DEFAULT_MATERIAL,
+            "support": True}
+
+
+@outputs("Blocks", "Supports")
+def supports(context, blocks, ids, geometry, ground):
+    """Supports: fix blocks by id, add support solids, and optionally a ground slab under everything."""
+    items = [b if isinstance(b, Block) else Block(b) for b in present(blocks)]
+    if not items:
+        raise ValueError("connect the Blocks output of a Blocks component")
+    fixed = set(str(i) for i in present(ids))
+    known = set(b.id for b in items)
+    unknown = sorted(fixed - known)
+    if unknown:
+        raise ValueError("Ids: no block is called %s (the blocks are %s)" % (", ".join("'%s'" % u for u in unknown),
+                                                                          _some(sorted(known))))
+    out = []
+    for item in items:
+        data = dict(item.data)
+        data["support"] = bool(data.get("support")) or item.id in fixed
+        out.append(Block(data, item.material_given))
+    solids = present(geometry)
+    if solids:
+        extra = conversions.blocks_from_geometry(solids, ["%s%d" % (SUPPORT_PREFIX, i) for i in range(len(solids))],
+                                                 supports=[True] * len(solids))
+        out.extend(Block(e, material_given=False) for e in extra)
+    if ground:
+        out.append(Block(ground_slab([b.data for b in out]), material_given=False))
+    support_ids = [b.id for b in out if b.data["support"]]
+    if not support_ids:
+        context.warn("no block is a support: the structure will fall (fix some by id, or set Ground)")
+    context.message("%d supports" % len(support_ids))
+    return out, support_ids
+
+
+def _some(names, shown=8):
+    return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
+
+
+# --- Material & Joint --------------------------------------------------------------------
+
+@outputs("Material")
+def material(context, name, density, friction, normal_stiffness, shear_stiffness):
+    """Material & Joint: density of the blocks and the Coulomb law of their joints (DESIGN sec. 4).
+
+    The stiffnesses (Pa/m) make the joints compliant (seed 000 eq. 43); left out, they are rigid.
+    """
+    name = str(name) if name else DEFAULT.name
+    law = {"law": "coulomb", "friction": number(friction, "Friction", DEFAULT.data["law"]["friction"], minimum=0.0)}
+    if normal_stiffness is not None:
+        law["normal_stiffness"] = number(normal_stiffness, "Normal stiffness", None, positive=True)
+    if shear_stiffness is not None:
+        law["shear_stiffness"] = number(shear_stiffness, "Shear stiffness", None, positive=True)
+    item = Material({"name": name, "density": number(density, "Density", DEFAULT.data["density"], positive=True),
+                     "joint": name, "law": law})
+    context.message(name)
+    return (item,)
+
+
+# --- Loads and Ground Motion ----------------------------------------------------------------
+
+def block_at(point, entries, tolerance):
+    """The id of the block a point lies in or on: the one it lies deepest in (the first of them for a
+    point on a face two blocks share); None when it is on none."""
+    depth, found = None, None
+    for entry in entries:
+        outside = conversions.block_contains(entry, point, tolerance)
+        if outside <= 0.0 and (depth is None or outside < depth):
+            depth, found = outside, entry["id"]
+    return found
+
+
+@outputs("Loads")
+def loads(context, blocks, points, forces, ids, acceleration, live):
+    """Loads: point loads (N at points on blocks) and a body acceleration (m/s2) of all blocks.
+
+    Each point finds its block among Blocks, unless Ids names them (one id, or one per point).
+    Live loads are the ones a load factor analysis multiplies (default: live).
+    """
+    live = True if live is None else bool(live)
+    points, forces = present(points), present(forces)
+    if len(forces) == 1 and len(points) > 1:
+        forces = forces * len(points)
+    if len(points) != len(forces):
+        raise ValueError("%d points for %d forces: give one force, or one per point" % (len(points), len(forces)))
+    names = [str(i) for i in present(ids)]
+    if names and len(names) not in (1, len(points)):
+        raise ValueError("%d ids for %d points: give one id, or one per point" % (len(names), len(points)))
+    entries = block_entries(blocks)
+    tolerance = LOAD_POINT_TOLERANCE * (conversions.block_size(entries) or 1.0)
+    out = []
+    for k, (point, force) in enumerate(zip(points, forces)):
+        if names:
+            block_id = names[0] if len(names) == 1 else names[k]
+        else:
+            if not entries:
+                raise ValueError("connect Blocks (to find the block under each point) or give Ids")
+            block_id = block_at(point, entries, tolerance)
+            if block_id is None:
+                raise ValueError("Points[%d] %s lies on no block" % (k, list(conversions.point_xyz(point))))
+        out.append(Load(conversions.point_load(block_id, point, force, live)))
+    if acceleration is not None:
+        vector = conversions.vector3(acceleration, "Acceleration")
+        out.append(Load({"kind": "body_acceleration", "blocks": "all", "acceleration": vector, "live": live}))
+    context.message("%d loads" % len(out))
+    return (out,)
+
+
+@outputs("Motion")
+def ground_motion(context, direction, frequency, peak_acceleration, duration, record, record_step):
+    """Ground Motion: the supports' acceleration, a sine or a record (m/s2 along Direction).
+
+    A Record (numbers along Direction, or vectors) with its Record step (s) wins over the sine.
+    """
+    axis = conversions.vector3(direction if direction is not None else (1.0, 0.0, 0.0), "Direction")
+    length = math.sqrt(sum(a * a for a in axis))
+    if length == 0.0:
+        raise ValueError("Direction must not be zero")
+    axis = [a / length for a in axis]
+    samples = present(record)
+    if samples:
+        dt = number(record_step, "Record step", None, positive=True)
+        if dt is None:
+            raise ValueError("a Record needs its Record step (s between samples)")
+        if hasattr(samples[0], "X") or isinstance(samples[0], (list, tuple)):
+            accelerations = [conversions.vector3(s, "Record[%d]" % k) for k, s in enumerate(samples)]
+        else:
+            accelerations = [[number(s, "Record[%d]" % k, None) * a for a in axis] for k, s in enumerate(samples)]
+        data = {"kind": "record", "dt": dt, "accelerations": accelerations}
+    else:
+        data = {"kind": "sine", "direction": axis, "frequency": number(frequency, "Frequency", 1.0, positive=True),
+                "peak_acceleration": number(peak_acceleration, "Peak acceleration", 0.2 * conversions.STANDARD_GRAVITY)}
+        if duration is not None:
+            data["duration"] = number(duration, "Duration", None, positive=True)
+    item = GroundMotion(data)
+    context.message(item.summary())
+    return (item,)
+
+
+# --- generators ------------------------------------------------------------------------------
+
+def generated(context, service, name, params):
+    """Blocks, material, loads, meshes and ids of the model the service's generator ``name`` builds."""
+    given = dict((key, value) for key, value in params.items() if value is not None)
+    document = client_of(service).example(name, **given)
+    joint = document["default_joint"]
+    materials = [Material({"name": key, "density": value["density"], "joint": joint,
+                           "law": document["joints"][joint]}) for key, value in sorted(document["materials"].items())]
+    blocks = [Block(b) for b in document["blocks"]]
+    meshes = [conversions.mesh_from_block(b, context.geometry) for b in document["blocks"]]
+    loads = [Load(load) for load in document.get("loads", [])]
+    context.message("%d blocks" % len(blocks))
+    return blocks, materials[0], loads, meshes, [b.id for b in blocks]
+
+
+GENERATOR_OUTPUTS = ("Blocks", "Material", "Loads", "Meshes", "Ids")
+
+
+@outputs(*GENERATOR_OUTPUTS)
+def arch(context, radius, thickness, depth, voussoirs, friction, density, service):
+    """Arch: a semicircular arch of voussoirs on a ground slab (engine.generators.arch)."""
+    return generated(context, service, "arch", {"radius": radius, "thickness": thickness, "depth": depth,
+                                                "voussoirs": voussoirs, "friction": friction, "density": density})
+
+
+@outputs(*GENERATOR_OUTPUTS)
+def wall(context, courses, blocks_per_course, block_length, block_height, depth, friction, density, service):
+    """Wall: a running-bond wall of box blocks on a ground slab (engine.generators.wall)."""
+    return generated(context, service, "wall", {"courses": courses, "blocks_per_course": blocks_per_course,
+                                                "block_length": block_length, "block_height": block_height,
+                                                "depth": depth, "friction": friction, "density": density})
+
+
+@outputs(*GENERATOR_OUTPUTS)
+def spandrel_wall(context, length, height, thickness, opening_radius, ring_thickness, voussoirs, course_height,
+                  block_length, friction, density, service):
+    """Spandrel Wall: a wall with a semicircular arch opening (seed 000 fig. 8)."""
+    return generated(context, service, "spandrel_wall", {
+        "length": length, "height": height, "thickness": thickness, "opening_radius": opening_radius,
+        "ring_thickness": ring_thickness, "voussoirs": voussoirs, "course_height": course_height,
+        "block_length": block_length, "friction": friction, "density": density})
+
+
+@outputs(*GENERATOR_OUTPUTS)
+def cylinder(context, radius, thickness, height, courses, ring_width, blocks_per_ring, block_length, gap_radius,
+             gap_sides, friction, density, service):
+    """Cylinder: rings of blocks, unsupported over a central polygon (seed 000 fig. 10)."""
+    return generated(context, service, "cylinder", {
+        "radius": radius, "thickness": thickness, "height": height, "courses": courses, "ring_width": ring_width,
+        "blocks_per_ring": blocks_per_ring, "block_length": block_length, "gap_radius": gap_radius,
+        "gap_sides": gap_sides, "friction": friction, "density": density})

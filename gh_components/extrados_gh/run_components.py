@@ -1,0 +1,185 @@
+"""The components that talk to the service: Service, Analyze and Simulate.
+
+Analyze answers at once (static and load factor analyses are quick); with Live off it keeps its
+last result until Run is pressed. Simulate starts a dynamic job and polls it: each solution of
+the component asks the service once for the job's state and, while the job runs, asks the
+canvas to solve the component again a little later, so the canvas never waits on the job.
+"""
+from __future__ import absolute_import
+
+import json
+import os
+
+from . import conversions
+from .client import DEFAULT_URL, ExtradosClient, ExtradosError, Job, JobFailed
+from .items import DEFAULT, Block, GroundMotion, Load, Material, Result, unwrapped
+from .model_components import DEFAULT_TIMEOUT_S, client_of, number, present
+from .runtime import outputs
+
+ANALYSIS_TYPES = ("static", "load_factor")
+
+
+@outputs("Service", "Version")
+def service(context, url, token, timeout):
+    """Service: where the Extrados service listens; checks that it answers."""
+    token = token or os.environ.get("EXTRADOS_TOKEN") or None
+    client = ExtradosClient(url or DEFAULT_URL, token=token,
+                            timeout=number(timeout, "Timeout", DEFAULT_TIMEOUT_S, positive=True))
+    health = client.health()
+    client.examples()  # /health answers without a token: this request checks the token too
+    context.message("connected")
+    return client, health.get("version")
+
+
+def model_document(blocks, materials, loads, motion=None):
+    """The model document of the wired blocks, materials, loads and ground motion.
+
+    Blocks made without a material get the first material (the default stone and dry joint
+    when none is wired); the first material's joint is the joint between blocks.
+    """
+    materials = [m if isinstance(m, Material) else Material(m) for m in present(materials)] or [DEFAULT]
+    entries = []
+    for block in present(blocks):
+        item = block if isinstance(block, Block) else Block(block)
+        data = dict(item.data)
+        if not item.material_given:
+            data["material"] = materials[0].name
+        entries.append(data)
+    if not entries:
+        raise ValueError("connect blocks (from Blocks, Supports or a generator) to Blocks")
+    names = [m.name for m in materials]
+    for name in set(names):
+        if names.count(name) > 1:
+            raise ValueError("Materials: two materials are called '%s'" % name)
+    return conversions.model_document(
+        entries,
+        materials=dict((m.name, {"density": m.data["density"]}) for m in materials),
+        joints=dict((m.data["joint"], m.data["law"]) for m in materials),
+        default_joint=materials[0].data["joint"],
+        loads=[unwrapped(load, Load) for load in present(loads)],
+        support_motion=None if motion is None else unwrapped(motion, GroundMotion))
+
+
+def thrust_request(chain, conventional):
+    """The analysis request's ``thrust_line`` field, or None (the automatic chain, effective line only)."""
+    chain = [str(c) for c in present(chain)]
+    field = {}
+    if chain:
+        field["chain"] = chain
+    if conventional:
+        field["conventional"] = True
+    return field or None
+
+
+def signature(document):
+    """A text equal for equal requests: what a component compares to know its inputs changed."""
+    return json.dumps(document, sort_keys=True)
+
+
+@outputs("Result", "Stable", "Load factor", "Residual", "Converged")
+def analyze(context, blocks, materials, loads, analysis_type, max_factor, chain, conventional, live, run, service):
+    """Analyze: static equilibrium or the collapse load factor, at every change while Live is on."""
+    kind = str(analysis_type or "static")
+    if kind not in ANALYSIS_TYPES:
+        raise ValueError("Type must be one of %s; got '%s'" % (", ".join(ANALYSIS_TYPES), kind))
+    analysis = {"type": kind}
+    if kind == "load_factor" and max_factor is not None:
+        analysis["max_factor"] = number(max_factor, "Max factor", None, positive=True)
+    field = thrust_request(chain, conventional)
+    if field:
+        analysis["thrust_line"] = field
+    model = model_document(blocks, materials, loads)
+    request = signature({"model": model, "analysis": analysis})
+    state = context.state
+    live = True if live is None else bool(live)
+    if (live or run) and state.get("request") != request:
+        state["result"] = Result(client_of(service).analyze(model, analysis), model, analysis)
+        state["request"] = request
+    result = state.get("result")
+    if result is None:
+        context.message("paused")
+        context.remark("Live is off: press Run to analyse")
+        return None, None, None, None, None
+    if state.get("request") != request:
+        context.warn("the inputs changed since this result: press Run (or turn Live on) to analyse again")
+    data = result.data
+    solver = data.get("solver") or {}
+    if not solver.get("converged", True):
+        context.warn("the solver did not converge (residual %g): the result is approximate" % solver.get("residual"))
+    context.message(_verdict(data))
+    return result, data.get("stable"), data.get("load_factor"), solver.get("residual"), solver.get("converged")
+
+
+def _verdict(data):
+    if data.get("load_factor") is not None:
+        return "load factor %.3g" % data["load_factor"]
+    return "stable" if data.get("stable") else "unstable"
+
+
+@outputs("Result", "State", "Progress", "Frames", "Times")
+def simulate(context, blocks, materials, loads, motion, duration, time_step, output_interval, run, cancel,
+             service):
+    """Simulate: a dynamic run as a job of the service; Run starts it, Cancel stops it."""
+    analysis = {"type": "dynamic", "duration": number(duration, "Duration", 2.0, positive=True)}
+    if time_step is not None:
+        analysis["time_step"] = number(time_step, "Time step", None, positive=True)
+    if output_interval is not None:
+        analysis["output_interval"] = number(output_interval, "Output interval", None, positive=True)
+    model = model_document(blocks, materials, loads, motion)
+    request = signature({"model": model, "analysis": analysis})
+    client = client_of(service)
+    state = context.state
+    if run and state.get("request") != request:
+        _cancel_running(client, state)
+        job = client.submit(model, analysis)
+        state.clear()
+        state.update({"request": request, "job": job.id, "model": model, "analysis": analysis})
+    if not state.get("job"):
+        if state.get("final"):
+            context.message(state["final"])
+            return None, state["final"], None, 0, []
+        context.message("idle")
+        context.remark("press Run to start the simulation")
+        return None, None, None, None, None
+    if cancel:
+        _cancel_running(client, state)
+    if state.get("request") != request:
+        context.warn("the inputs changed since this simulation: press Run to simulate again")
+    return _job_outputs(context, client, state)
+
+
+def _cancel_running(client, state):
+    """Cancel this component's job unless it has finished (the service answers 409 if it just did)."""
+    if state.get("job") and state.get("result") is None:
+        try:
+            Job(client, state["job"]).cancel()
+        except ExtradosError as error:
+            if error.status != 409:
+                raise
+
+
+def _job_outputs(context, client, state):
+    """Poll the job once and give the outputs; ask to be solved again while it runs."""
+    if state.get("result") is None:
+        job = Job(client, state["job"])
+        info = job.poll()
+        if not job.done:
+            context.message("%s %d %%" % (info["state"], round(100.0 * (info.get("progress") or 0.0))))
+            context.solve_again_later()
+            return None, info["state"], info.get("progress"), None, None
+        if info["state"] == "failed":
+            state["job"] = state["request"] = None
+            raise JobFailed.from_envelope(job.error or {"message": "no reason given"}, job=info)
+        state["final"] = info["state"]
+        try:
+            state["result"] = Result(job.result(), state["model"], state["analysis"])
+        except ExtradosError as error:
+            if error.code != "no_result":  # a job cancelled before its first frame has none
+                raise
+            state["job"] = state["request"] = None   # Run starts it again, even with the same inputs
+            context.message(info["state"])
+            return None, info["state"], None, 0, []
+    result = state["result"]
+    frames = result.data.get("frames") or []
+    context.message("%s, %d frames" % (state["final"], len(frames)))
+    return result, state["final"], 1.0 if state["final"] == "done" else None, len(frames), [f["t"] for f in frames]
