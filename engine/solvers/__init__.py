@@ -3,7 +3,9 @@
 All solvers share the signature
 ``solve_xxx(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False)``
 and return a ``SolverResult`` whose residual is ``Problem.residual``, so they can be swapped and
-compared on the same problem.
+compared on the same problem. Every solver works through ``Problem.project`` (or the projection
+kernels of ``engine.solvers.cone``), so cohesive joints (``Problem(..., cohesion=...)``, a cone
+shifted by the cohesion and cut off at a tensile cap) are solved by all of them alike.
 """
 from engine.solvers.apgd import solve_apgd
 from engine.solvers.jacobi import solve_jacobi

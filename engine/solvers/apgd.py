@@ -54,7 +54,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from engine.solvers.cone import project_cone_point
+from engine.solvers.cone import project_cohesive_point
 from engine.solvers.problem import body_velocity_range, natural_map_norm
 from engine.solvers.result import finish
 
@@ -89,16 +89,16 @@ class IterationState(NamedTuple):
 
 
 @njit(cache=True)
-def apgd_pass_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction, residual_step,
-                   precondition, metric, x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate,
-                   x_next, impulse, sums):
+def apgd_pass_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction, cohesion,
+                   residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz,
+                   evaluate, x_next, impulse, sums):
     """Steps (a)-(c) of the module docstring for contacts start..stop-1.
 
     Parameters
     ----------
     start, stop : int
         Contact range.
-    body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction : arrays
+    body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction, cohesion : arrays
         The problem (see ``Problem``).
     residual_step : (n_c,) float64
         Steps s_i of ``Problem.residual``.
@@ -151,14 +151,16 @@ def apgd_pass_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, complian
                 h0 += jacobian_a[i, 0, k] * velocity_x[a, k] + jacobian_b[i, 0, k] * velocity_x[b, k]
                 h1 += jacobian_a[i, 1, k] * velocity_x[a, k] + jacobian_b[i, 1, k] * velocity_x[b, k]
                 h2 += jacobian_a[i, 2, k] * velocity_x[a, k] + jacobian_b[i, 2, k] * velocity_x[b, k]
-            value = natural_map_norm(x[i, 0], x[i, 1], x[i, 2], h0, h1, h2, friction[i], residual_step[i])
+            value = natural_map_norm(x[i, 0], x[i, 1], x[i, 2], h0, h1, h2, friction[i], cohesion[i, 0],
+                                     cohesion[i, 1], residual_step[i])
             if np.isnan(value):
                 finite = False
             elif value > largest:
                 largest = value
         # (a) projected step x+ = Pi(y - P g / L), d = x+ - y
         scaled = precondition[i] * inverse_lipschitz
-        n, u, v = project_cone_point(y0 - scaled * g0, y1 - scaled * g1, y2 - scaled * g2, friction[i])
+        n, u, v = project_cohesive_point(y0 - scaled * g0, y1 - scaled * g1, y2 - scaled * g2, friction[i],
+                                         cohesion[i, 0], cohesion[i, 1])
         x_next[i, 0] = n
         x_next[i, 1] = u
         x_next[i, 2] = v
@@ -180,8 +182,8 @@ def apgd_pass_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, complian
 
 @njit(cache=True, parallel=True)
 def apgd_pass_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass,
-                       inverse_inertia, compliance, rhs, friction, residual_step, precondition, metric, x, x_prev,
-                       beta, velocity_x, velocity_y, inverse_lipschitz, evaluate, x_next, impulse, sums,
+                       inverse_inertia, compliance, rhs, friction, cohesion, residual_step, precondition, metric, x,
+                       x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate, x_next, impulse, sums,
                        velocity_step):
     """One APGD pass with one thread per run of ``Problem.partition``.
 
@@ -206,8 +208,8 @@ def apgd_pass_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, 
     n_parts = contact_bounds.shape[0] - 1
     for part in prange(n_parts):
         apgd_pass_part(contact_bounds[part], contact_bounds[part + 1], body_a, body_b, jacobian_a, jacobian_b,
-                       compliance, rhs, friction, residual_step, precondition, metric, x, x_prev, beta, velocity_x,
-                       velocity_y, inverse_lipschitz, evaluate, x_next, impulse[part], sums[part])
+                       compliance, rhs, friction, cohesion, residual_step, precondition, metric, x, x_prev, beta,
+                       velocity_x, velocity_y, inverse_lipschitz, evaluate, x_next, impulse[part], sums[part])
     energy = np.empty(n_parts)  # (n_parts,) float64
     for part in prange(n_parts):
         energy[part] = body_velocity_range(body_bounds[part], body_bounds[part + 1], impulse, inverse_mass,
@@ -217,8 +219,8 @@ def apgd_pass_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, 
 
 @njit(cache=True)
 def apgd_pass(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-              compliance, rhs, friction, residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y,
-              inverse_lipschitz, evaluate, x_next, impulse, sums, velocity_step):
+              compliance, rhs, friction, cohesion, residual_step, precondition, metric, x, x_prev, beta, velocity_x,
+              velocity_y, inverse_lipschitz, evaluate, x_next, impulse, sums, velocity_step):
     """Steps (a)-(c) over all contacts: on the calling thread for one run, else ``apgd_pass_parallel``.
 
     Parameters
@@ -240,14 +242,14 @@ def apgd_pass(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_
     n_parts = contact_bounds.shape[0] - 1
     if n_parts == 1:
         apgd_pass_part(0, body_a.shape[0], body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction,
-                       residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y,
+                       cohesion, residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y,
                        inverse_lipschitz, evaluate, x_next, impulse[0], sums[0])
         energy = body_velocity_range(0, inverse_mass.shape[0], impulse, inverse_mass, inverse_inertia, velocity_step)
     else:
         energy = apgd_pass_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass,
-                                    inverse_inertia, compliance, rhs, friction, residual_step, precondition, metric,
-                                    x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate, x_next,
-                                    impulse, sums, velocity_step)
+                                    inverse_inertia, compliance, rhs, friction, cohesion, residual_step, precondition,
+                                    metric, x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate,
+                                    x_next, impulse, sums, velocity_step)
     step_norm = 0.0
     compliance_energy = 0.0
     uphill = 0.0
@@ -265,8 +267,8 @@ def apgd_pass(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_
 
 @njit(cache=True)
 def apgd_iterate(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-                 compliance, rhs, friction, residual_step, rhs_scale, precondition, metric, tolerance, max_iterations,
-                 interval, state, evaluated, best, history):
+                 compliance, rhs, friction, cohesion, residual_step, rhs_scale, precondition, metric, tolerance,
+                 max_iterations, interval, state, evaluated, best, history):
     """Steps (2)-(7) of APGD, iteration after iteration, until the cap, a stop to confirm or non-finite values.
 
     Parameters
@@ -325,7 +327,7 @@ def apgd_iterate(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobi
         while True:
             energy, step_norm, compliance_energy, uphill, largest = apgd_pass(
                 contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-                compliance, rhs, friction, residual_step, precondition, metric, x, x_prev, beta, velocity_x,
+                compliance, rhs, friction, cohesion, residual_step, precondition, metric, x, x_prev, beta, velocity_x,
                 velocity_y, 1.0 / lipschitz, evaluate, x_next, impulse, sums, velocity_step)
             if evaluate:
                 # (5) residual and best iterate, for x_k
@@ -421,8 +423,8 @@ def iterate(problem, precondition, metric, tolerance, max_iterations, interval, 
     contact_bounds, body_bounds = problem.partition
     arguments = (contact_bounds, body_bounds, problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b,
                  problem.inverse_mass, problem.inverse_inertia, problem.compliance, problem.rhs, problem.friction,
-                 problem.residual_step, problem.rhs_scale, precondition, metric, float(tolerance), int(max_iterations),
-                 interval, state, evaluated, best, history)
+                 problem.cohesion, problem.residual_step, problem.rhs_scale, precondition, metric, float(tolerance),
+                 int(max_iterations), interval, state, evaluated, best, history)
     if problem.parallel:
         return problem.run_parallel("apgd", apgd_iterate, *arguments)
     return apgd_iterate(*arguments)

@@ -24,14 +24,14 @@ import time
 import numpy as np
 from numba import njit
 
-from engine.solvers.cone import project_cone_point
+from engine.solvers.cone import project_cohesive_point
 from engine.solvers.problem import body_velocity_kernel, contact_velocity_kernel, natural_residual_kernel
 from engine.solvers.result import finish
 
 
 @njit(cache=True)
 def gauss_seidel_sweep(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance,
-                       friction, rhs, step, relaxation, smoothing, gamma, body_velocity):
+                       friction, cohesion, rhs, step, relaxation, smoothing, gamma, body_velocity):
     """One projected Gauss-Seidel sweep over all contacts, in place.
 
     Parameters
@@ -48,6 +48,8 @@ def gauss_seidel_sweep(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inv
         Diagonal of E.
     friction : (n_c,) float64
         Friction coefficients.
+    cohesion : (n_c, 2) float64
+        Cohesion C_i and tensile cap T_i (N s), see ``Problem``.
     rhs : (n_c, 3) float64
         r.
     step : (n_c,) float64
@@ -72,7 +74,7 @@ def gauss_seidel_sweep(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inv
                 u += jacobian_a[i, row, k] * body_velocity[a, k] + jacobian_b[i, row, k] * body_velocity[b, k]
             trial[row] = gamma[i, row] - relaxation * step[i] * u
         # (2) projected, smoothed update
-        n, tu, tv = project_cone_point(trial[0], trial[1], trial[2], friction[i])
+        n, tu, tv = project_cohesive_point(trial[0], trial[1], trial[2], friction[i], cohesion[i, 0], cohesion[i, 1])
         change = np.empty(3)
         change[0] = smoothing * (n - gamma[i, 0])
         change[1] = smoothing * (tu - gamma[i, 1])
@@ -95,7 +97,7 @@ def gauss_seidel_sweep(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inv
 
 @njit(cache=True)
 def gauss_seidel_iterate(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance,
-                         friction, rhs, step, relaxation, smoothing, residual_step, rhs_scale, tolerance,
+                         friction, cohesion, rhs, step, relaxation, smoothing, residual_step, rhs_scale, tolerance,
                          max_sweeps, gamma, history):
     """Sweep until the residual of ``Problem.residual`` reaches ``tolerance`` or ``max_sweeps`` run out.
 
@@ -131,7 +133,7 @@ def gauss_seidel_iterate(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, i
         for i in range(n_contacts):
             for row in range(3):
                 gradient[i, row] += compliance[i, row] * gamma[i, row] + rhs[i, row]
-        residual = natural_residual_kernel(gamma, gradient, friction, residual_step) / rhs_scale
+        residual = natural_residual_kernel(gamma, gradient, friction, cohesion, residual_step) / rhs_scale
         if sweeps > 0 and sweeps <= history.shape[0]:
             history[sweeps - 1] = residual
         if not residual > tolerance or sweeps >= max_sweeps:
@@ -141,7 +143,7 @@ def gauss_seidel_iterate(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, i
         body_velocity = body_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
                                              gamma)
         gauss_seidel_sweep(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance,
-                           friction, rhs, step, relaxation, smoothing, gamma, body_velocity)
+                           friction, cohesion, rhs, step, relaxation, smoothing, gamma, body_velocity)
 
 
 def block_steps(problem):
@@ -195,8 +197,8 @@ def solve_pgs(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_
     history = np.zeros(max_iterations if record_history else 0)  # (max_iterations,) float64
     sweeps, residual = gauss_seidel_iterate(
         problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b, problem.inverse_mass,
-        problem.inverse_inertia, problem.compliance, problem.friction, problem.rhs, block_steps(problem),
-        float(relaxation), float(smoothing), 1.0 / scale, problem.rhs_scale, float(tolerance), int(max_iterations),
-        gamma, history)
+        problem.inverse_inertia, problem.compliance, problem.friction, problem.cohesion, problem.rhs,
+        block_steps(problem), float(relaxation), float(smoothing), 1.0 / scale, problem.rhs_scale, float(tolerance),
+        int(max_iterations), gamma, history)
     return finish(problem, "pgs", gamma, sweeps, tolerance, started,
                   history[:sweeps].tolist() if record_history else None, failed=not np.isfinite(residual))

@@ -10,6 +10,12 @@ equivalently (for symmetric positive definite N) the convex program
 
     min 1/2 gamma^T N gamma + gamma^T r   s.t.  gamma in Upsilon.                  (eq. 39-40)
 
+Cohesive joints (mortar) replace the cone Upsilon_i of a contact by the shifted, truncated set
+S_i = {n >= -T_i, ||t|| <= C_i + mu_i n} of ``engine.solvers.cone`` (C1); the program is then
+min f over the product of the S_i and eq. 38 becomes the variational inequality
+gamma in S, (N gamma + r)^T (gamma' - gamma) >= 0 for all gamma' in S, whose natural map
+gamma - Pi_S(gamma - s (N gamma + r)) the residual measures. Without cohesion S_i = Upsilon_i.
+
 Conventions
 -----------
 * Impulses are stored per contact as (n_c, 3) arrays ordered (gamma_n, gamma_u, gamma_v);
@@ -39,7 +45,7 @@ from functools import cached_property
 import numpy as np
 from numba import njit, prange
 
-from engine.solvers.cone import project_cone_point, project_cones
+from engine.solvers.cone import project_cohesive_point, project_cohesive_sets
 from engine.solvers.threads import ThreadGovernor
 from engine.tolerance import TOL
 
@@ -392,7 +398,8 @@ def row_sum_bound_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, i
 
 
 @njit(cache=True)
-def natural_map_norm(gamma_n, gamma_u, gamma_v, gradient_n, gradient_u, gradient_v, friction, step):
+def natural_map_norm(gamma_n, gamma_u, gamma_v, gradient_n, gradient_u, gradient_v, friction, cohesion, tension,
+                     step):
     """||gamma_i - Pi_i(gamma_i - s_i g_i)|| / s_i of one contact (m/s), the term of ``Problem.residual``.
 
     Parameters
@@ -403,6 +410,8 @@ def natural_map_norm(gamma_n, gamma_u, gamma_v, gradient_n, gradient_u, gradient
         Its row of g = N gamma + r (m/s).
     friction : float
         Friction coefficient.
+    cohesion, tension : float
+        Cohesion C_i and tensile cap T_i (N s) of the set S_i (``cone.project_cohesive_point``).
     step : float
         Positive step s_i (s/kg).
 
@@ -414,8 +423,8 @@ def natural_map_norm(gamma_n, gamma_u, gamma_v, gradient_n, gradient_u, gradient
     if not (np.isfinite(gamma_n) and np.isfinite(gamma_u) and np.isfinite(gamma_v) and np.isfinite(gradient_n)
             and np.isfinite(gradient_u) and np.isfinite(gradient_v)):
         return np.nan
-    n, u, v = project_cone_point(gamma_n - step * gradient_n, gamma_u - step * gradient_u,
-                                 gamma_v - step * gradient_v, friction)
+    n, u, v = project_cohesive_point(gamma_n - step * gradient_n, gamma_u - step * gradient_u,
+                                     gamma_v - step * gradient_v, friction, cohesion, tension)
     dn = gamma_n - n
     du = gamma_u - u
     dv = gamma_v - v
@@ -423,7 +432,7 @@ def natural_map_norm(gamma_n, gamma_u, gamma_v, gradient_n, gradient_u, gradient
 
 
 @njit(cache=True)
-def natural_residual_part(start, stop, gamma, gradient, friction, step):
+def natural_residual_part(start, stop, gamma, gradient, friction, cohesion, step):
     """Largest natural-map term over contacts start..stop-1 (see ``natural_map_norm``).
 
     Returns
@@ -434,7 +443,7 @@ def natural_residual_part(start, stop, gamma, gradient, friction, step):
     largest = 0.0
     for i in range(start, stop):
         value = natural_map_norm(gamma[i, 0], gamma[i, 1], gamma[i, 2], gradient[i, 0], gradient[i, 1],
-                                 gradient[i, 2], friction[i], step[i])
+                                 gradient[i, 2], friction[i], cohesion[i, 0], cohesion[i, 1], step[i])
         if np.isnan(value):
             return value
         if value > largest:
@@ -443,7 +452,7 @@ def natural_residual_part(start, stop, gamma, gradient, friction, step):
 
 
 @njit(cache=True)
-def natural_residual_kernel(gamma, gradient, friction, step):
+def natural_residual_kernel(gamma, gradient, friction, cohesion, step):
     """Largest natural-map residual max_i ||gamma_i - Pi_i(gamma_i - s_i g_i)|| / s_i.
 
     Parameters
@@ -454,6 +463,8 @@ def natural_residual_kernel(gamma, gradient, friction, step):
         g = N gamma + r (m/s).
     friction : (n_c,) float64
         Friction coefficients.
+    cohesion : (n_c, 2) float64
+        Cohesion C_i and tensile cap T_i (N s).
     step : (n_c,) float64
         Positive steps s_i (s/kg).
 
@@ -463,17 +474,17 @@ def natural_residual_kernel(gamma, gradient, friction, step):
         The residual in velocity units (m/s); zero when there are no contacts; nan when gamma or
         the gradient is not finite.
     """
-    return natural_residual_part(0, gamma.shape[0], gamma, gradient, friction, step)
+    return natural_residual_part(0, gamma.shape[0], gamma, gradient, friction, cohesion, step)
 
 
 @njit(cache=True, parallel=True)
-def natural_residual_parallel(contact_bounds, gamma, gradient, friction, step):
+def natural_residual_parallel(contact_bounds, gamma, gradient, friction, cohesion, step):
     """``natural_residual_kernel`` with one thread per run of ``contact_bounds`` (n_parts + 1,)."""
     n_parts = contact_bounds.shape[0] - 1
     largest = np.empty(n_parts)  # (n_parts,) float64
     for part in prange(n_parts):
         largest[part] = natural_residual_part(contact_bounds[part], contact_bounds[part + 1], gamma, gradient,
-                                              friction, step)
+                                              friction, cohesion, step)
     worst = 0.0
     for part in range(n_parts):
         if np.isnan(largest[part]):
@@ -483,11 +494,12 @@ def natural_residual_parallel(contact_bounds, gamma, gradient, friction, step):
 
 
 @njit(cache=True, parallel=True)
-def project_parallel(contact_bounds, gamma, friction, out):
-    """``cone.project_cones`` with one thread per run of ``contact_bounds`` (n_parts + 1,)."""
+def project_parallel(contact_bounds, gamma, friction, cohesion, out):
+    """``cone.project_cohesive_sets`` with one thread per run of ``contact_bounds`` (n_parts + 1,)."""
     for part in prange(contact_bounds.shape[0] - 1):
         for i in range(contact_bounds[part], contact_bounds[part + 1]):
-            n, u, v = project_cone_point(gamma[i, 0], gamma[i, 1], gamma[i, 2], friction[i])
+            n, u, v = project_cohesive_point(gamma[i, 0], gamma[i, 1], gamma[i, 2], friction[i], cohesion[i, 0],
+                                             cohesion[i, 1])
             out[i, 0] = n
             out[i, 1] = u
             out[i, 2] = v
@@ -535,6 +547,16 @@ def first_row_not_positive(values):
 
 
 @njit(cache=True)
+def first_row_negative(values):
+    """Index of the first row of ``values`` (n, m) float64 with an entry below 0; -1 when none."""
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            if values[i, j] < 0.0:
+                return i
+    return -1
+
+
+@njit(cache=True)
 def first_negative(values):
     """Index of the first entry of ``values`` (n,) float64 below 0; -1 when none."""
     for i in range(values.shape[0]):
@@ -570,7 +592,7 @@ def _frozen(array, dtype, shape, name, copy=True):
 
 
 class Problem:
-    """The CCP(N, r, Upsilon) of one time step for n_c contacts between n_b bodies.
+    """The CCP(N, r, Upsilon) of one time step for n_c contacts between n_b bodies, cohesive joints included.
 
     Parameters
     ----------
@@ -589,6 +611,11 @@ class Problem:
         Friction coefficients mu_i >= 0.
     rhs : (n_c, 3) float
         r = D^T M^-1 k~ + b (m/s) ordered (n, u, v) (seed eq. 34): the free contact velocity.
+    cohesion : (n_c, 2) float, keyword only, optional
+        Cohesion C_i and tensile cap T_i per contact, both >= 0, in impulses (N s: the caller
+        multiplies the forces by the time step). Contact i then admits
+        S_i = {n >= -T_i, ||t|| <= C_i + mu_i n} (``engine.solvers.cone``, C1) instead of its Coulomb
+        cone. Zeros when omitted: every contact has its cone, and every result is as without it.
     copy : bool, keyword only
         True (default): every array is stored as a read-only copy. False: an array already
         C-contiguous of the stored type is taken over without a copy and flagged read-only; for a
@@ -599,8 +626,8 @@ class Problem:
     ------
     ValueError
         Naming the field (and the first bad entry) of a wrong shape, a non-finite float, a body
-        index out of range, a contact of a body with itself, compliance <= 0, friction < 0 or
-        inverse mass < 0.
+        index out of range, a contact of a body with itself, compliance <= 0, friction < 0,
+        cohesion < 0 or inverse mass < 0.
 
     Notes
     -----
@@ -609,7 +636,7 @@ class Problem:
     """
 
     def __init__(self, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-                 compliance, friction, rhs, *, copy=True):
+                 compliance, friction, rhs, *, cohesion=None, copy=True):
         self.body_a = _frozen(body_a, np.int64, (None,), "body_a", copy)  # (n_c,) int64
         n_c = self.body_a.shape[0]
         self.body_b = _frozen(body_b, np.int64, (n_c,), "body_b", copy)  # (n_c,) int64
@@ -621,6 +648,9 @@ class Problem:
         self.compliance = _frozen(compliance, np.float64, (n_c, 3), "compliance", copy)  # (n_c, 3) float64
         self.friction = _frozen(friction, np.float64, (n_c,), "friction", copy)  # (n_c,) float64
         self.rhs = _frozen(rhs, np.float64, (n_c, 3), "rhs", copy)  # (n_c, 3) float64
+        if cohesion is None:
+            cohesion = np.zeros((n_c, 2))
+        self.cohesion = _frozen(cohesion, np.float64, (n_c, 2), "cohesion", copy)  # (n_c, 2) float64 [C_i, T_i]
         for name in ("body_a", "body_b"):
             bodies = getattr(self, name)
             bad = first_outside(bodies, n_b)
@@ -635,6 +665,10 @@ class Problem:
         bad = first_negative(self.friction)
         if bad >= 0:
             raise ValueError(f"Problem.friction[{bad}]: must be >= 0, got {self.friction[bad]}")
+        bad = first_row_negative(self.cohesion)
+        if bad >= 0:
+            raise ValueError(f"Problem.cohesion[{bad}]: cohesion and tensile cap must be >= 0, "
+                             f"got {self.cohesion[bad]}")
         bad = first_negative(self.inverse_mass)
         if bad >= 0:
             raise ValueError(f"Problem.inverse_mass[{bad}]: must be >= 0, got {self.inverse_mass[bad]}")
@@ -794,13 +828,14 @@ class Problem:
         return float(np.sum(gamma * (0.5 * self.apply(gamma) + self.rhs)))
 
     def project(self, gamma):
-        """Euclidean projection Pi_Upsilon(gamma) onto the product of Coulomb cones (n_c, 3)."""
+        """Euclidean projection of gamma (n_c, 3) onto the product of the sets S_i (without cohesion, the cones)."""
         gamma = np.ascontiguousarray(gamma, dtype=np.float64)
         out = np.empty((self.n_contacts, 3))
         if self.parallel:
-            self.run_parallel("project", project_parallel, self.partition[0], gamma, self.friction, out)
+            self.run_parallel("project", project_parallel, self.partition[0], gamma, self.friction, self.cohesion,
+                              out)
         else:
-            project_cones(gamma, self.friction, out)
+            project_cohesive_sets(gamma, self.friction, self.cohesion, out)
         return out
 
     def diagonal_blocks(self):
@@ -859,9 +894,9 @@ class Problem:
         step = self.residual_step
         if self.parallel:
             largest = self.run_parallel("residual", natural_residual_parallel, self.partition[0], gamma, gradient,
-                                        self.friction, step)
+                                        self.friction, self.cohesion, step)
         else:
-            largest = natural_residual_kernel(gamma, gradient, self.friction, step)
+            largest = natural_residual_kernel(gamma, gradient, self.friction, self.cohesion, step)
         return float(largest) / self.rhs_scale
 
     @cached_property
@@ -872,7 +907,7 @@ class Problem:
         return step
 
     def initial_impulse(self, gamma0=None):
-        """A feasible starting point: Pi_Upsilon(gamma0), or zero when ``gamma0`` is None.
+        """A feasible starting point: the projection of ``gamma0``, or zero (in every S_i) when it is None.
 
         Raises
         ------

@@ -10,6 +10,12 @@ s_i = -A_i gamma_i with A_i = -diag(mu_i, 1, 1), b_i = 0. A frictionless contact
 has a cone with empty interior, so it becomes gamma_n,i >= 0 (nonnegative cone) and
 gamma_u,i = gamma_v,i = 0 (zero cone) instead.
 
+Cohesion (``Problem.cohesion``, the set S_i = {n >= -T_i, ||t|| <= C_i + mu_i n} of
+``engine.solvers.cone`` C1) makes the constraints affine: (mu_i gamma_n,i + C_i, gamma_u,i, gamma_v,i)
+in K_3, i.e. b_i = (C_i, 0, 0), and, where the cut-off bites (mu_i T_i < C_i, i.e. T_i < C_i / mu_i),
+a nonnegative row gamma_n,i + T_i >= 0. A frictionless contact becomes gamma_n,i + T_i >= 0 and
+(C_i, gamma_u,i, gamma_v,i) in K_3 when C_i > 0 (the zero cone when C_i = 0).
+
 Polish. On contacts that slide (gamma on the cone surface, u on the dual surface) the interior-point
 solution leaves natural-map residuals of 1e-7..1e-5 (observed on the random test problems) even at
 gap tolerances of 1e-10. A few semismooth Newton steps on the natural map (Facchinei & Pang 2003, ch. 7)
@@ -22,7 +28,8 @@ slide) are identified; a step is kept only when it lowers ``Problem.residual``.
 
 Scaling. With nu the mean of the diagonal of N and rho = ||r||_inf, the substitution
 gamma = (rho / nu) x gives the equivalent program min 1/2 x^T (N / nu) x + (r / rho)^T x over the
-same cones (cones are invariant under positive scaling) whose data are of order one.
+same cones (cones are invariant under positive scaling) whose data are of order one; the offsets
+C_i and T_i are impulses and scale with gamma: b = (C_i, T_i) nu / rho.
 """
 import time
 
@@ -31,7 +38,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
-from engine.solvers.cone import cone_projection_jacobian
+from engine.solvers.cone import cohesive_projection_jacobian
 from engine.solvers.result import finish
 
 #: Largest problem the reference accepts: its sparse factorizations (Clarabel's and the polish's) grow fast.
@@ -63,37 +70,68 @@ def delassus_matrix(problem):
     return (jacobian.T @ inverse_mass_matrix @ jacobian + sparse.diags(problem.compliance.ravel())).tocsc()
 
 
-def _cone_constraints(friction):
-    """Clarabel A (rows x 3 n_c), b and cone list for gamma in Upsilon."""
+def _cone_constraints(friction, cohesion, impulse_scale):
+    """Clarabel A (rows x 3 n_c), b and cone list for gamma = impulse_scale x in the product of the S_i.
+
+    Parameters
+    ----------
+    friction : (n_c,) float64
+        Friction coefficients mu_i.
+    cohesion : (n_c, 2) float64
+        Cohesion C_i and tensile cap T_i (N s).
+    impulse_scale : float
+        Impulse (N s) of one unit of the scaled unknown x.
+
+    Returns
+    -------
+    matrix : scipy.sparse.csc_matrix (rows, 3 n_c)
+    offset : (rows,) float64
+    cones : list of Clarabel cones
+    """
     n_c = friction.shape[0]
-    frictionless = np.flatnonzero(friction == 0.0)
-    rough = np.flatnonzero(friction > 0.0)
-    rows, cols, values, cones = [], [], [], []
+    strength = cohesion[:, 0] / impulse_scale  # (n_c,) C_i in units of x
+    tension = cohesion[:, 1] / impulse_scale  # (n_c,) T_i in units of x
+    rows, cols, values, offsets, cones = [], [], [], [], []
     row = 0
-    if frictionless.size:
+
+    def add(block_rows, block_cols, entries, offset, block_cones):
+        """Append a block of rows: entries of A at (block_rows, block_cols), b = offset, and their cones."""
+        nonlocal row
+        rows.append(row + block_rows)
+        cols.append(block_cols)
+        values.append(entries)
+        offsets.append(offset)
+        row += offset.size
+        cones.extend(block_cones)
+
+    frictionless = friction == 0.0
+    smooth = np.flatnonzero(frictionless & (cohesion[:, 0] == 0.0))
+    if smooth.size:
         # gamma_u = gamma_v = 0:  A x + s = 0, s = 0
-        tangential = np.stack([3 * frictionless + 1, 3 * frictionless + 2], axis=1).ravel()
-        rows.append(row + np.arange(tangential.size))
-        cols.append(tangential)
-        values.append(np.ones(tangential.size))
-        row += tangential.size
-        cones.append(clarabel.ZeroConeT(int(tangential.size)))
-        # gamma_n >= 0:  -gamma_n + s = 0, s >= 0
-        rows.append(row + np.arange(frictionless.size))
-        cols.append(3 * frictionless)
-        values.append(-np.ones(frictionless.size))
-        row += frictionless.size
-        cones.append(clarabel.NonnegativeConeT(int(frictionless.size)))
+        tangential = np.stack([3 * smooth + 1, 3 * smooth + 2], axis=1).ravel()
+        add(np.arange(tangential.size), tangential, np.ones(tangential.size), np.zeros(tangential.size),
+            [clarabel.ZeroConeT(int(tangential.size))])
+    cohesive = np.flatnonzero(frictionless & (cohesion[:, 0] > 0.0))
+    for i in cohesive:
+        # (C, gamma_u, gamma_v) in K_3:  s = (C, x_u, x_v) = b - A x with A = -[0; e_u; e_v], b = (C, 0, 0)
+        add(np.array([1, 2]), np.array([3 * i + 1, 3 * i + 2]), -np.ones(2), np.array([strength[i], 0.0, 0.0]),
+            [clarabel.SecondOrderConeT(3)])
+    capped = np.flatnonzero(frictionless | (friction * cohesion[:, 1] < cohesion[:, 0]))
+    if capped.size:
+        # gamma_n + T >= 0:  -x_n + s = T, s >= 0 (T = 0 without cohesion: gamma_n >= 0)
+        add(np.arange(capped.size), 3 * capped, -np.ones(capped.size), tension[capped],
+            [clarabel.NonnegativeConeT(int(capped.size))])
+    rough = np.flatnonzero(friction > 0.0)
     if rough.size:
-        # (mu gamma_n, gamma_u, gamma_v) in K_3:  -diag(mu, 1, 1) gamma_i + s_i = 0
-        rows.append(row + np.arange(3 * rough.size))
-        cols.append((3 * rough[:, None] + np.arange(3)[None, :]).ravel())
-        values.append(-np.stack([friction[rough], np.ones(rough.size), np.ones(rough.size)], axis=1).ravel())
-        row += 3 * rough.size
-        cones.extend(clarabel.SecondOrderConeT(3) for _ in range(rough.size))
+        # (mu gamma_n + C, gamma_u, gamma_v) in K_3:  -diag(mu, 1, 1) x_i + s_i = (C, 0, 0)
+        offset = np.zeros((rough.size, 3))
+        offset[:, 0] = strength[rough]
+        add(np.arange(3 * rough.size), (3 * rough[:, None] + np.arange(3)[None, :]).ravel(),
+            -np.stack([friction[rough], np.ones(rough.size), np.ones(rough.size)], axis=1).ravel(), offset.ravel(),
+            [clarabel.SecondOrderConeT(3) for _ in range(rough.size)])
     matrix = sparse.csc_matrix((np.concatenate(values), (np.concatenate(rows), np.concatenate(cols))),
                                shape=(row, 3 * n_c))
-    return matrix, np.zeros(row), cones
+    return matrix, np.concatenate(offsets), cones
 
 
 def polish(problem, delassus, gamma):
@@ -126,7 +164,8 @@ def polish(problem, delassus, gamma):
             break
         point = gamma - step.reshape(-1, 3) * problem.gradient(gamma)
         mapping = (gamma - problem.project(point)).ravel()  # F(gamma)
-        derivative = sparse.block_diag(list(cone_projection_jacobian(point, problem.friction)), format="csc")
+        derivative = sparse.block_diag(list(cohesive_projection_jacobian(point, problem.friction, problem.cohesion)),
+                                       format="csc")
         newton = (identity - derivative @ contraction).tocsc()
         delta = spsolve(newton, -mapping)
         if not np.all(np.isfinite(delta)):
@@ -177,7 +216,7 @@ def solve_reference(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, r
     impulse_scale = problem.rhs_scale / diagonal_mean
     quadratic = sparse.triu(delassus / diagonal_mean, format="csc")
     linear = problem.rhs.ravel() / problem.rhs_scale
-    matrix, offset, cones = _cone_constraints(problem.friction)
+    matrix, offset, cones = _cone_constraints(problem.friction, problem.cohesion, impulse_scale)
 
     settings = clarabel.DefaultSettings()
     settings.verbose = False

@@ -12,7 +12,8 @@ class SolverResult:
     Attributes
     ----------
     gamma : (n_c, 3) float64
-        Impulses (N s) ordered (gamma_n, gamma_u, gamma_v); always finite and in the cones.
+        Impulses (N s) ordered (gamma_n, gamma_u, gamma_v); always finite and in the cones (the cohesive
+        sets S_i of ``Problem.cohesion`` where given).
     iterations : int
         Iterations (sweeps for Gauss-Seidel, interior-point steps for the reference).
     residual : float
