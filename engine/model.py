@@ -22,6 +22,7 @@ from importlib import resources
 import jsonschema
 import numpy as np
 
+from engine.contact.cohesive import LAW_CODES, CohesiveLaw
 from engine.errors import ModelError, format_path
 from engine.geometry.packed import pack_polyhedra
 from engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
@@ -36,7 +37,7 @@ DEFAULT_SETTINGS = {
 }
 DEFAULT_GRAVITY = [0.0, 0.0, -9.81]
 DEFAULT_JOINT = {"law": "coulomb", "friction": 0.6}
-SUPPORTED_LAWS = ("coulomb",)
+SUPPORTED_LAWS = ("coulomb", "mohr_coulomb", "cohesive")
 
 
 def _schema():
@@ -366,6 +367,8 @@ class Model:
             if joint["law"] not in SUPPORTED_LAWS:
                 raise ModelError(f"joint law '{joint['law']}' is not available yet (only {', '.join(SUPPORTED_LAWS)})",
                                  path=f"joints.{name}.law")
+            if joint["law"] == "cohesive":
+                CohesiveLaw.from_dict(joint, f"joints.{name}")   # raises at the mode whose curve cannot exist
         if "default_joint" in doc and doc["default_joint"] not in joints:
             raise ModelError(f"unknown joint '{doc['default_joint']}'", path="default_joint")
         for index, assignment in enumerate(doc.get("joint_assignments", [])):
@@ -413,7 +416,12 @@ class Model:
             pair_keys : (n_assigned,) int64, sorted keys min(a, b) * n_blocks + max(a, b)
             pair_law : (n_assigned,) int64, index of the law of each assigned pair
             friction, normal_stiffness, shear_stiffness : (n_laws,) float64 (nan: no stiffness)
-        Law 0 is the default joint.
+            law_code : (n_laws,) int64, engine.contact.cohesive COULOMB, MOHR_COULOMB or COHESIVE
+            cohesion, tensile_strength : (n_laws,) float64, Pa, the strengths of a bonded joint
+                (mohr_coulomb: its cohesion and tensile strength; cohesive: sigma_e of modes II and I)
+            cohesive : list of CohesiveLaw or None per law
+        Law 0 is the default joint. A cohesive law's stiffnesses are its modes' K0 (seed 004), which
+        make its bonded contacts compliant (engine.contact.laws).
         """
         laws = [self.default_joint()]
         names = {}
@@ -429,10 +437,19 @@ class Model:
             keys.append(a * n + b)
             law_of_pair.append(names[name])
         order = np.argsort(keys, kind="stable")
+        cohesive = [CohesiveLaw.from_dict(law, "joints") if law["law"] == "cohesive" else None for law in laws]
         return {"pair_keys": np.asarray(keys, np.int64)[order], "pair_law": np.asarray(law_of_pair, np.int64)[order],
                 "friction": np.array([law["friction"] for law in laws], float),
-                "normal_stiffness": np.array([law.get("normal_stiffness", np.nan) for law in laws], float),
-                "shear_stiffness": np.array([law.get("shear_stiffness", np.nan) for law in laws], float)}
+                "normal_stiffness": np.array([c.mode_I.stiffness if c else law.get("normal_stiffness", np.nan)
+                                              for law, c in zip(laws, cohesive)], float),
+                "shear_stiffness": np.array([c.mode_II.stiffness if c else law.get("shear_stiffness", np.nan)
+                                             for law, c in zip(laws, cohesive)], float),
+                "law_code": np.array([LAW_CODES[law["law"]] for law in laws], np.int64),
+                "cohesion": np.array([c.mode_II.strength if c else law.get("cohesion", 0.0)
+                                      for law, c in zip(laws, cohesive)], float),
+                "tensile_strength": np.array([c.mode_I.strength if c else law.get("tensile_strength", 0.0)
+                                              for law, c in zip(laws, cohesive)], float),
+                "cohesive": cohesive}
 
     # --- mechanics --------------------------------------------------------
     @cached_property

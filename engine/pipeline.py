@@ -10,9 +10,12 @@ from numba import njit
 
 from engine.collision.detect import detect_contacts
 from engine.contact.assemble import assemble_problem
-from engine.contact.laws import contact_parameters
+from engine.contact.bonds import BOND_GAP, NORMAL, Bonds, gathered_bonds, updated_rows
+from engine.contact.cohesive import COHESIVE, COULOMB
+from engine.contact.laws import contact_laws, contact_parameters, tributary_area
 from engine.dynamics.integrate import integrate_positions
 from engine.solvers import solve
+from engine.solvers.problem import Problem
 from engine.state import find_key, key_index
 from engine.tolerance import TOL
 
@@ -21,6 +24,9 @@ from engine.tolerance import TOL
 GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX_2 = np.uint64(0x94D049BB133111EB)
+#: Most solves of a run's first step with bonded contacts, each with the normal forces of the one
+#: before in the bonds' friction (engine.contact.bonds.Bonds.strengths).
+FRICTION_PASSES = 6
 #: TOL.history_match_relative as a module constant, for the numba kernels.
 HISTORY_MATCH_RELATIVE = TOL.history_match_relative
 
@@ -49,6 +55,7 @@ class StepOutcome:
     solver: object            # SolverResult
     velocity: np.ndarray      # (n_blocks, 6) float64, velocity at the end of the step
     contact_velocity: np.ndarray  # (n_c, 3) float64, relative velocity D^T v (n, u, v) at the end of the step
+    bonds: object = None      # engine.contact.bonds.Bonds at the end of the step
 
 
 def detect(model, state):
@@ -151,6 +158,7 @@ def gather_history(warm_index, warm_keys, warm_impulses, warm_stretch, warm_pair
     Returns
     -------
     gamma0, stretch : (n_c, 3) float64; zero for a contact with neither key nor neighbour
+    source : (n_c,) int64, the previous row each contact took over; -1 for none
     """
     gamma0 = np.zeros((keys.shape[0], 3))
     stretch = np.zeros((keys.shape[0], 3))
@@ -169,7 +177,7 @@ def gather_history(warm_index, warm_keys, warm_impulses, warm_stretch, warm_pair
             for k in range(3):
                 gamma0[i, k] = warm_impulses[source[i], k]
                 stretch[i, k] = warm_stretch[source[i], k]
-    return gamma0, stretch
+    return gamma0, stretch, source
 
 
 @njit(cache=True)
@@ -183,7 +191,8 @@ def history_reach(body_a, body_b, radius):
 
 def contact_history(model, state, contacts, keys, pair):
     """Impulses (n_c, 3) and tangential stretches (n_c, 3) of the previous step for the current
-    contacts with keys ``keys`` and pair keys ``pair`` (``gather_history``); zero for new contacts."""
+    contacts with keys ``keys`` and pair keys ``pair`` (``gather_history``), zero for new contacts,
+    and the previous row (n_c,) each contact took over (-1 for new contacts)."""
     reach = history_reach(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64),
                           model.mechanics.polyhedra.radius)
     return gather_history(state.warm_index, state.warm_keys, state.warm_impulses, state.warm_stretch,
@@ -217,9 +226,9 @@ def tangential_stretch(frame, impulse, compliance, h):
     return stretch
 
 
-def remember_contacts(state, contacts, keys, pair, impulse, stretch):
-    """Store keys, pair keys, points, impulses and stretches (in contact order) and index the keys
-    and pairs for the next step."""
+def remember_contacts(state, contacts, keys, pair, impulse, stretch, bond_rows):
+    """Store keys, pair keys, points, impulses, stretches and bond rows (in contact order) and index
+    the keys and pairs for the next step."""
     state.warm_keys = keys
     state.warm_index = key_index(keys)
     state.warm_pair = pair
@@ -227,6 +236,8 @@ def remember_contacts(state, contacts, keys, pair, impulse, stretch):
     state.warm_point = np.array(contacts.point, dtype=np.float64)
     state.warm_impulses = np.array(impulse, dtype=np.float64)
     state.warm_stretch = stretch
+    state.warm_bond = bond_rows
+    state.bonds_made = True
 
 
 def integrate(state, velocity, h):
@@ -247,28 +258,90 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     the solver's tolerance.
     """
     mech = model.mechanics
+    h = settings.time_step
     if contacts is None:
         contacts = detect(model, state)
     friction, compliance = contact_parameters(model, contacts)
     keys = contact_keys(contacts, mech.n_blocks)
     pair = pair_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64), mech.n_blocks)
     if impulse_guess is None:
-        gamma0, stretch = contact_history(model, state, contacts, keys, pair)
+        gamma0, stretch, source = contact_history(model, state, contacts, keys, pair)
     else:
         gamma0, stretch = impulse_guess, np.zeros((contacts.n_contacts, 3))
-    problem, frame, v_free = assemble_problem(mech, state, contacts, friction, compliance, settings.wrench,
-                                              settings.time_step, settings.support_velocity,
-                                              settings.restitution, stretch)
-    report = solve(problem, settings.solver, gamma0=gamma0,
-                   tolerance=settings.tolerance, max_iterations=settings.max_iterations)
-    remember_contacts(state, contacts, keys, pair, report.gamma,
-                      tangential_stretch(frame, report.gamma, compliance, settings.time_step))
+        source = np.full(contacts.n_contacts, -1, np.int64)
+    bonds = contact_bonds(model, state, contacts, source)
+    cohesion, bond_gap, cone_friction = None, None, friction
+    if bonds.mortar.any():
+        compliance = compliance_of_bonds(model, bonds, compliance)
+        bond_gap = np.where(bonds.holding, bonds.rows[:, BOND_GAP], np.nan)
+        # a bonded contact's friction enters its shear capacity (Bonds.strengths): its set is a cylinder
+        cone_friction = np.where(bonds.cylinder, 0.0, friction)
+        cohesion = bonds.strengths(model, friction, bonds.rows[:, NORMAL])
+    problem, frame, v_free = assemble_problem(mech, state, contacts, cone_friction, compliance, settings.wrench, h,
+                                              settings.support_velocity, settings.restitution, stretch,
+                                              cohesion, bond_gap)
+    # the first step of a run (a static solve) has no normal forces of a step before: it solves again
+    # with the ones it found until they agree
+    passes = 1 if cohesion is None or state.bonds_made else FRICTION_PASSES
+    for attempt in range(passes):
+        report = solve(problem, settings.solver, gamma0=gamma0,
+                       tolerance=settings.tolerance, max_iterations=settings.max_iterations)
+        if attempt + 1 == passes:
+            break
+        normal = report.gamma[:, 0] / h
+        updated = bonds.strengths(model, friction, normal)
+        if np.abs(updated - cohesion).max(initial=0.0) <= TOL.bond_friction_relative * np.abs(updated).max(initial=0.0):
+            break
+        cohesion, gamma0 = updated, report.gamma
+        problem = with_cohesion(problem, cohesion * h)
     velocity = v_free + problem.velocity(report.gamma)
     if state.active is not None:
         # unbuilt blocks (construction, seed 001 sec. 4.3.1) have no contacts; holding their
         # velocity at zero keeps them where they were drawn, free of gravity
         velocity[~state.active] = 0.0
-    return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, problem.contact_velocity(velocity))
+    contact_velocity = problem.contact_velocity(velocity)
+    if cohesion is not None:
+        bonds = Bonds(bonds.law, bonds.code, bond_rows_after(model, bonds, contacts, frame, contact_velocity,
+                                                             report.gamma, cohesion * h, h),
+                      bonds.area)
+    remember_contacts(state, contacts, keys, pair, report.gamma,
+                      tangential_stretch(frame, report.gamma, compliance, h), bonds.rows)
+    return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds)
+
+
+def with_cohesion(problem, cohesion_impulse):
+    """The Problem with its contacts' [C h, T h] replaced by ``cohesion_impulse`` (n_c, 2) N s."""
+    return Problem(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b, problem.inverse_mass,
+                   problem.inverse_inertia, problem.compliance, problem.friction, problem.rhs,
+                   cohesion=cohesion_impulse)
+
+
+def contact_bonds(model, state, contacts, source):
+    """Bonds of the current contacts: their rows taken over from the previous step (``source``), or fresh
+    ones, bonded when the state has not bonded any yet (the run's first step)."""
+    law = contact_laws(model, contacts)
+    code = model.joint_table["law_code"][law]
+    rows = gathered_bonds(state.warm_bond, source, np.asarray(contacts.gap, float), not state.bonds_made)
+    area = tributary_area(contacts) if (code != COULOMB).any() else np.zeros(len(law))
+    return Bonds(law, code, rows, area)
+
+
+def compliance_of_bonds(model, bonds, compliance):
+    """The compliance with contacts of cohesive joints whose bond is lost made rigid again: a broken
+    mortar joint is a dry Coulomb joint (seed 004 sec. 3.1)."""
+    lost = (bonds.code == COHESIVE) & ~bonds.holding
+    if lost.any():
+        compliance = compliance.copy()
+        compliance[lost] = model.settings["compliance"]
+    return compliance
+
+
+def bond_rows_after(model, bonds, contacts, frame, contact_velocity, impulse, cohesion_impulse, h):
+    """The bond rows at the end of a step (engine.contact.bonds.updated_rows): the gap grows by
+    h u_n and the slip by h u_t (world) over the step."""
+    gap_after = np.asarray(contacts.gap, float) + h * contact_velocity[:, 0]
+    slip_step = h * (contact_velocity[:, 1:2] * frame[:, 1] + contact_velocity[:, 2:3] * frame[:, 2])
+    return updated_rows(model, bonds, gap_after, slip_step, impulse, cohesion_impulse, h)
 
 
 def step(model, state, settings):

@@ -162,7 +162,30 @@ def _reaction_documents(ids, reactions):
                                   reactions.point.tolist())]
 
 
-def _force_documents(mech, position, outcome, force, states):
+def bond_fields(model, outcome):
+    """Per contact, its bond state ('intact', 'damaged', 'broken'; '' when dry) and damage (1 - s, nan when
+    dry) for a model with mortar joints (engine.contact.bonds); None without them."""
+    bonds = outcome.bonds
+    if bonds is None or not bonds.mortar.any():
+        return None
+    return bonds.states(model), bonds.damage(model)
+
+
+def _add_bond_documents(documents, bonds, starts):
+    """Add "bond" and "damage" to the contact documents and, per joint, the bond state of its contacts
+    (intact, broken, or damaged when they differ or any is damaged) and their mean damage."""
+    states, damage = bonds
+    for document, state, value in zip(documents["contacts"], states.tolist(), damage.tolist()):
+        if state:
+            document["bond"], document["damage"] = state, value
+    for k, document in enumerate(documents["interfaces"]):
+        mine = [x for x in states[starts[k]:starts[k + 1]].tolist() if x]
+        if mine:
+            document["bond"] = mine[0] if len(set(mine)) == 1 else "damaged"
+            document["damage"] = float(np.nanmean(damage[starts[k]:starts[k + 1]]))
+
+
+def _force_documents(mech, position, outcome, force, states, bonds=None):
     """Contact, interface, reaction and network documents of one configuration.
 
     Parameters
@@ -172,6 +195,7 @@ def _force_documents(mech, position, outcome, force, states):
     outcome : StepOutcome (contacts, frame, friction)
     force : (n_c, 3) float64, N, world-frame force on body_b from body_a
     states : (n_c,) str, `contact_states`
+    bonds : (states, damage) of `bond_fields`, or None
 
     Returns
     -------
@@ -182,12 +206,15 @@ def _force_documents(mech, position, outcome, force, states):
     ids = mech.block_ids
     joints = interface_resultants(contacts, frame, force)
     network = contact_network(states, np.einsum("ni,ni->n", force, frame[:, 0]))
-    return {"contacts": _contact_documents(ids, contacts, frame, force, states, network),
-            "interfaces": _interface_documents(ids, contacts, joints,
-                                               joint_admissibility(joints, contacts.point, outcome.friction)),
-            "reactions": _reaction_documents(ids, support_reactions(joints, mech.is_support, position)),
-            "network": dict(network.counts, mean_normal_force=network.mean_normal_force),
-            "thrust_lines": thrust_line_documents(mech, joints)}
+    documents = {"contacts": _contact_documents(ids, contacts, frame, force, states, network),
+                 "interfaces": _interface_documents(ids, contacts, joints,
+                                                    joint_admissibility(joints, contacts.point, outcome.friction)),
+                 "reactions": _reaction_documents(ids, support_reactions(joints, mech.is_support, position)),
+                 "network": dict(network.counts, mean_normal_force=network.mean_normal_force),
+                 "thrust_lines": thrust_line_documents(mech, joints)}
+    if bonds is not None:
+        _add_bond_documents(documents, bonds, joints.polygon_start)
+    return documents
 
 
 def _strain_document(mech, t, position):
@@ -233,7 +260,8 @@ def static_result(model, solution, analysis="static", load_factor=None, extra=No
     more.update(extra or {})
     solver = dict(_solver_document(outcome.solver), warm_start=solution.warm_started)
     return Result(analysis, bool(solution.stable), solver, blocks, load_factor=load_factor, extra=more,
-                  **_force_documents(mech, mech.position0, outcome, solution.force, states))
+                  **_force_documents(mech, mech.position0, outcome, solution.force, states,
+                                     bond_fields(model, outcome)))
 
 
 def dynamic_result(model, run, request):
@@ -262,4 +290,4 @@ def dynamic_result(model, run, request):
     return Result("dynamic", not run["events"]["collapsed"], _solver_document(outcome.solver),
                   _block_documents(mech, state.position, state.orientation, outcome.velocity, stress),
                   frames=run["frames"], histories=histories, extra=extra,
-                  **_force_documents(mech, state.position, outcome, force, states))
+                  **_force_documents(mech, state.position, outcome, force, states, bond_fields(model, outcome)))

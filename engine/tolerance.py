@@ -63,6 +63,12 @@ class Tolerance:
     #: (engine.pipeline.gather_history): a corner moves |v| h per step, 1 mm at 1 m/s and h = 1 ms,
     #: while the corners of one joint polygon lie a joint's width apart.
     history_match_relative: float = 0.01
+    #: A contact of a mortar joint (engine.contact.bonds) is bonded when the run starts with its gap
+    #: below this (m): faces drawn touching, to a drawing's tolerance; the uplift event's 0.1 mm.
+    bond_gap: float = 1e-4
+    #: The friction of holding bonds (engine.pipeline, first step) has converged when no contact's
+    #: strength changed by more than this fraction of the largest between two solves.
+    bond_friction_relative: float = 1e-4
     #: Load factor: an LP optimum within this fraction of max_factor has reached it (HiGHS's
     #: feasibility tolerance is 1e-7, a hundred times smaller).
     load_factor_relative: float = 1e-5

@@ -198,11 +198,23 @@ def impact_bias(gap, approach, h, restitution):
 
 
 @njit(cache=True)
-def contact_rhs(body_a, body_b, jacobian_a, jacobian_b, frame, v_free, v_start, gap, stretch, h, restitution):
+def bond_bias(gap, bond_gap, h):
+    """Normal bias (m/s) of a bonded mortar contact: PENETRATION_RECOVERY (gap - bond_gap) / h.
+
+    A bond is a spring both ways: with the normal compliance PR / K (engine.contact.laws) it
+    carries K times its opening from the gap it was bonded at, in tension as in compression.
+    """
+    return max(PENETRATION_RECOVERY * (gap - bond_gap) / h, -MAX_RECOVERY_SPEED)
+
+
+@njit(cache=True)
+def contact_rhs(body_a, body_b, jacobian_a, jacobian_b, frame, v_free, v_start, gap, stretch, h, restitution,
+                bond_gap):
     """Right-hand side r = D^T M^-1 k~ + b of every contact (seed 000 eq. 27, 34).
 
-    r_i = J_a,i v_free,a + J_b,i v_free,b, plus the normal bias b_n of ``impact_bias`` and the
-    tangential spring s_i / h along u and v (see engine.pipeline.tangential_stretch).
+    r_i = J_a,i v_free,a + J_b,i v_free,b, plus the normal bias b_n of ``impact_bias`` (of
+    ``bond_bias`` for a bonded contact, whose ``bond_gap`` is not nan) and the tangential
+    spring s_i / h along u and v (see engine.pipeline.tangential_stretch).
 
     Parameters
     ----------
@@ -215,6 +227,7 @@ def contact_rhs(body_a, body_b, jacobian_a, jacobian_b, frame, v_free, v_start, 
     stretch : (n_c, 3) float64, m, world-frame tangential stretch of the previous step
     h : float, s
     restitution : float
+    bond_gap : (n_c,) float64, m, the gap a bonded contact was bonded at; nan for the others
 
     Returns
     -------
@@ -229,14 +242,17 @@ def contact_rhs(body_a, body_b, jacobian_a, jacobian_b, frame, v_free, v_start, 
             rhs[i, row] = (jacobian_row_dot(jacobian_a, i, row, v_free, a)
                            + jacobian_row_dot(jacobian_b, i, row, v_free, b))
         approach = jacobian_row_dot(jacobian_a, i, 0, v_start, a) + jacobian_row_dot(jacobian_b, i, 0, v_start, b)
-        rhs[i, 0] += impact_bias(gap[i], approach, h, restitution)
+        if np.isnan(bond_gap[i]):
+            rhs[i, 0] += impact_bias(gap[i], approach, h, restitution)
+        else:
+            rhs[i, 0] += bond_bias(gap[i], bond_gap[i], h)
         for row in range(1, 3):
             rhs[i, row] += dot3(frame[i, row], stretch[i]) / h
     return rhs
 
 
 def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h, support_velocity=None,
-                     restitution=0.0, stretch=None):
+                     restitution=0.0, stretch=None, cohesion=None, bond_gap=None):
     """Build the Problem of eq. 38 for one step of length h.
 
     Parameters
@@ -251,6 +267,11 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
     stretch : (n_contacts, 3) float64, optional
         World-frame elastic stretch of each contact's tangential spring from the previous step
         (see engine.pipeline.tangential_stretch); enters r as b_t = s/h.
+    cohesion : (n_contacts, 2) float64, optional
+        N, [shear cohesion C, tensile capacity T] of each contact's bond (engine.contact.bonds);
+        the Problem's cone of each contact is shifted by C h and cut at -T h. None: dry contacts.
+    bond_gap : (n_contacts,) float64, optional
+        m, the gap each bonded contact was bonded at, nan for the others (``bond_bias``).
 
     Returns
     -------
@@ -269,12 +290,16 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
     frame, jac_a, jac_b = contact_jacobians(contacts.point, contacts.normal, body_a, body_b, state.position)
     if stretch is None:
         stretch = np.zeros((len(body_a), 3))
+    if bond_gap is None:
+        bond_gap = np.full(len(body_a), np.nan)
     # r = D^T v_free + b (eq. 34 with M^-1 k~ = v_free; eq. 27 stabilization clamped)
     rhs = contact_rhs(body_a, body_b, jac_a, jac_b, frame, v_free, v_start, np.ascontiguousarray(contacts.gap),
-                      np.ascontiguousarray(stretch, dtype=np.float64), h, restitution)
+                      np.ascontiguousarray(stretch, dtype=np.float64), h, restitution,
+                      np.ascontiguousarray(bond_gap, dtype=np.float64))
     # the Problem takes its arrays over and freezes them: the ones that came from the caller are copied
     problem = Problem(body_a=body_a.copy(), body_b=body_b.copy(), jacobian_a=jac_a, jacobian_b=jac_b,
                       inverse_mass=inverse_mass, inverse_inertia=inverse_inertia,
                       compliance=compliance / h ** 2, friction=np.array(friction, dtype=np.float64),
-                      rhs=rhs, copy=False)
+                      rhs=rhs, copy=False,
+                      cohesion=None if cohesion is None else np.ascontiguousarray(cohesion * h, dtype=np.float64))
     return problem, frame, v_free

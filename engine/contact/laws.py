@@ -33,6 +33,12 @@ def pair_polygon_area(contacts):
     return np.where(counts >= 3, 0.5 * np.linalg.norm(twice, axis=1), 0.0)
 
 
+def tributary_area(contacts):
+    """(n_c,) m^2, each contact point's share of its pair's polygon area (the area over its point count)."""
+    counts = np.diff(contacts.pair_start)
+    return np.repeat(pair_polygon_area(contacts) / np.maximum(counts, 1), counts)
+
+
 @njit(cache=True)
 def law_of_contacts(pair_start, body_a, body_b, n_blocks, pair_keys, pair_law):
     """(n_c,) int64 index of the joint law of every contact, the law of its pair (0: the default).
@@ -76,8 +82,7 @@ def contact_parameters(model, contacts):
     compliance = np.full((len(contacts.gap), 3), model.settings["compliance"])
     stiff = np.isfinite(table["normal_stiffness"]) | np.isfinite(table["shear_stiffness"])   # (n_laws,)
     if stiff.any() and stiff[law].any():
-        counts = np.diff(contacts.pair_start)
-        tributary = np.repeat(pair_polygon_area(contacts) / np.maximum(counts, 1), counts)   # m^2 per point
+        tributary = tributary_area(contacts)
         for column, name, recovery in ((slice(0, 1), "normal_stiffness", PENETRATION_RECOVERY),
                                        (slice(1, 3), "shear_stiffness", 1.0)):
             k = table[name][law] * tributary

@@ -1,0 +1,261 @@
+"""Mortar joints (issue 7): the cohesive law of seed 004 and the brittle Mohr-Coulomb law of seed 002.
+
+The law itself is checked against its closed forms (areas, peaks, eq. 11, 14, 15); the NSCD step
+against the law on two blocks and one joint, displacement controlled: a support block (the
+actuator) moves at a prescribed speed and drags the loaded block through a rigid glue joint,
+so the mortar joint under test opens or slides at that speed.
+"""
+import numpy as np
+import pytest
+
+from engine import Model, analyze
+from engine.contact.cohesive import BilinearMode, CohesiveLaw
+from engine.errors import ModelError
+from engine.generators import box
+from engine.pipeline import StepSettings, contact_keys, step
+from engine.state import State
+
+#: Seed 004 Table 1 (mode I) and Table 2 (mode II), friction 0.7 (sec. 4.2.2).
+MODE_I = {"stiffness": 1.5e11, "strength": 4.0e4, "energy": 0.79, "energy_ratio": 0.5, "ultimate_opening": 1.4e-4}
+MODE_II = {"stiffness": 5.8e10, "strength": 1.1e5, "energy": 34.0, "energy_ratio": 0.5,
+           "ultimate_opening": 2.51e-3}
+MORTAR = {"law": "cohesive", "friction": 0.7, "mode_I": MODE_I, "mode_II": MODE_II}
+#: A glue far stronger than the mortar: the actuator drags the block without letting go.
+GLUE = {"law": "mohr_coulomb", "friction": 1.0, "cohesion": 1e12, "tensile_strength": 1e12}
+#: Joint size (m): a 0.2 x 0.2 m joint under a 0.05 m tall block.
+WIDTH, HEIGHT = 0.2, 0.05
+AREA = WIDTH * WIDTH
+
+
+# --- the law ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", [MODE_I, MODE_II], ids=["mode I", "mode II"])
+def test_bilinear_curve_has_the_tables_peak_energy_and_split(mode):
+    law = BilinearMode.from_dict(mode, "m")
+    opening = np.linspace(0.0, law.ultimate * 1.001, 400001)
+    stress = law.stress(opening)
+    assert stress.max() == pytest.approx(mode["strength"], rel=1e-4)
+    assert np.trapezoid(stress, opening) == pytest.approx(mode["energy"], rel=1e-6)
+    before = opening <= law.crossover
+    assert np.trapezoid(stress[before], opening[before]) == pytest.approx(mode["energy_ratio"] * mode["energy"],
+                                                                         rel=1e-3)
+    assert law.stress([law.ultimate])[0] == 0.0 and law.elastic == mode["strength"] / mode["stiffness"]
+
+
+def test_an_energy_no_softening_curve_can_hold_is_refused_at_its_field():
+    tiny = dict(MODE_I, energy=1e-6)
+    with pytest.raises(ModelError) as error:
+        BilinearMode.from_dict(tiny, "joints.m.mode_I")
+    assert error.value.path == "joints.m.mode_I.energy"
+    with pytest.raises(ModelError) as error:
+        Model.from_dict(two_block_model({"law": "cohesive", "friction": 0.7, "mode_I": tiny, "mode_II": MODE_II}))
+    assert error.value.path == "joints.mortar.mode_I.energy"
+
+
+def test_mixed_mode_curve_meets_eq_11_and_eq_15_and_the_pure_modes():
+    law = CohesiveLaw.from_dict(MORTAR, "j")
+    one, two = law.mode_I, law.mode_II
+    beta = np.array([0.0, 0.3, 1.0, 3.0, np.inf])
+    elastic, cross, value, ultimate, area = law.mixed_curve(beta)
+    cos2 = np.array([1.0, 1 / 1.09, 0.5, 0.1, 0.0])
+    sin2 = 1.0 - cos2
+    # eq. 11: (delta_mI / delta_I^e)^2 + (delta_mII / delta_II^e)^2 = 1 at initiation
+    assert elastic ** 2 * (cos2 / one.elastic ** 2 + sin2 / two.elastic ** 2) == pytest.approx(1.0, rel=1e-12)
+    # eq. 15 (n = m = 1): J_mI / J_I + J_mII / J_II = 1, with J_mI = K_I cos^2 G and J_mII = K_II sin^2 G
+    assert area * (one.stiffness * cos2 / one.energy + two.stiffness * sin2 / two.energy) == pytest.approx(1.0)
+    # the pure modes are the tables' curves (in f = stress / stiffness)
+    assert [elastic[0], cross[0], value[0] * one.stiffness, ultimate[0]] == pytest.approx(
+        [one.elastic, one.crossover, one.crossover_stress, one.ultimate], rel=1e-9)
+    assert [elastic[-1], cross[-1], value[-1] * two.stiffness, ultimate[-1]] == pytest.approx(
+        [two.elastic, two.crossover, two.crossover_stress, two.ultimate], rel=1e-9)
+    assert law.strength_fraction(np.array([0.5 * one.elastic, one.ultimate]), np.array([0.0, 0.0])).tolist() == [1.0,
+                                                                                                               0.0]
+
+
+# --- two blocks, one joint -------------------------------------------------------------------------
+
+def two_block_model(mortar=MORTAR, gravity=(0.0, 0.0, 0.0), loads=(), pusher=False):
+    """A fixed base, the block on it (mortar joint), and an actuator support glued on top of it (or, with
+    ``pusher``, touching its -x side through a frictionless dry joint)."""
+    base = box((-0.2, 0.4), (-0.2, 0.4), (-0.1, 0.0))
+    block = box((0.0, WIDTH), (0.0, WIDTH), (0.0, HEIGHT))
+    if pusher:
+        actuator = box((-0.1, 0.0), (0.0, WIDTH), (0.0, HEIGHT))
+        joint = {"law": "coulomb", "friction": 0.0}
+    else:
+        actuator = box((0.0, WIDTH), (0.0, WIDTH), (HEIGHT, 2 * HEIGHT))
+        joint = GLUE
+    blocks = [{"id": "base", "vertices": base[0], "faces": base[1], "support": True},
+              {"id": "block", "vertices": block[0], "faces": block[1]},
+              {"id": "actuator", "vertices": actuator[0], "faces": actuator[1], "support": True}]
+    return {"format": "extrados.model/1", "units": "SI", "gravity": list(gravity),
+            "materials": {"stone": {"density": 2000.0}},
+            "joints": {"mortar": mortar, "actuator": joint}, "default_joint": "mortar",
+            "joint_assignments": [{"blocks": ["block", "actuator"], "joint": "actuator"}],
+            "blocks": [dict(b, material="stone") for b in blocks], "loads": list(loads)}
+
+
+def joint_force(model, outcome, h):
+    """World force (N) the base applies to the block, summed over their contacts."""
+    ids = model.block_ids
+    base, block = ids.index("base"), ids.index("block")
+    total = np.zeros(3)
+    force = np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / h
+    for a, b, f in zip(outcome.contacts.body_a, outcome.contacts.body_b, force):
+        if {a, b} == {base, block}:
+            total += f if b == block else -f
+    return total
+
+
+def drive(model, velocity, steps, h=1e-3):
+    """Move the actuator at ``velocity`` (m/s) for ``steps`` steps; the block's displacement (m) and
+    the joint's force (N) after each step, and the last outcome."""
+    model = Model.from_dict(model)
+    mech = model.mechanics
+    state = State.initial(mech)
+    prescribed = np.zeros((mech.n_blocks, 6))
+    prescribed[model.block_ids.index("actuator"), :3] = velocity
+    settings = StepSettings(time_step=h, wrench=mech.dead_wrench, tolerance=1e-10, max_iterations=20000,
+                            support_velocity=prescribed)
+    block = model.block_ids.index("block")
+    start = state.position[block].copy()
+    displacement, force = np.zeros((steps, 3)), np.zeros((steps, 3))
+    for k in range(steps):
+        outcome = step(model, state, settings)
+        displacement[k] = state.position[block] - start
+        force[k] = joint_force(model, outcome, h)
+    return displacement, force, outcome
+
+
+def test_pure_mode_i_traces_the_bilinear_law():
+    """Seed 004 sec. 4.1, Table 1: the direct tensile test, displacement controlled."""
+    law = BilinearMode.from_dict(MODE_I, "m")
+    speed = 1e-4                                     # m/s: 1e-7 m per 1 ms step, 1400 steps to delta_u
+    steps = int(1.15 * law.ultimate / (speed * 1e-3))
+    opening, force, outcome = drive(two_block_model(), (0.0, 0.0, speed), steps)
+    stress = -force[:, 2] / AREA                     # the base pulls the block down: tension
+    delta = opening[:, 2]
+    assert stress.max() == pytest.approx(MODE_I["strength"], rel=0.01)
+    assert np.trapezoid(stress, delta) == pytest.approx(MODE_I["energy"], rel=0.02)
+    assert abs(stress[-1]) < 1e-6 * MODE_I["strength"]            # broken: no tension left
+    assert set(mortar_states(outcome)) == {"broken"}
+
+
+def mortar_states(outcome):
+    """Bond states of the contacts of the mortar joints (law 0, the default) after a step."""
+    bonds = outcome.bonds
+    model = Model.from_dict(two_block_model())
+    return bonds.states(model)[(bonds.law == 0) & bonds.mortar].tolist()
+
+
+def triplet_model(mortar=MORTAR):
+    """Seed 004 fig. 9, the triplet shear test: the block mortared between a fixed base and a fixed cap,
+    pushed along x by an actuator against its -x side (a frictionless dry joint). By symmetry each joint
+    takes half the push and no moment: pure mode II."""
+    document = two_block_model(mortar, pusher=True)
+    cap = box((-0.2, 0.4), (-0.2, 0.4), (HEIGHT, HEIGHT + 0.1))
+    document["blocks"].append({"id": "cap", "vertices": cap[0], "faces": cap[1], "support": True,
+                               "material": "stone"})
+    return document
+
+
+def test_pure_mode_ii_traces_the_bilinear_law():
+    """Seed 004 sec. 4.2, Table 2 at zero normal stress: the cohesive shear alone."""
+    law = BilinearMode.from_dict(MODE_II, "m")
+    speed = 1e-3                                     # m/s: 1e-6 m per 1 ms step
+    steps = int(1.1 * law.ultimate / (speed * 1e-3))
+    slip, force, outcome = drive(triplet_model(), (speed, 0.0, 0.0), steps)
+    stress = -force[:, 0] / AREA                     # the base holds the block back (-x) with half the push
+    assert stress.max() == pytest.approx(MODE_II["strength"], rel=0.01)
+    assert np.trapezoid(stress, slip[:, 0]) == pytest.approx(MODE_II["energy"], rel=0.02)
+    assert set(mortar_states(outcome)) == {"broken"}
+    assert np.abs(slip[:, 1:]).max() < 1e-3 * slip[-1, 0]          # it slid straight along x
+
+
+NORMAL_STRESS = 0.2e6   # Pa, the lowest level of the triplet tests (seed 004 sec. 4.2.1)
+
+
+def test_shear_under_compression_peaks_at_cohesion_plus_friction_then_follows_mu_sigma():
+    """Seed 004 fig. 11: the peak shear stress is sigma_II + mu sigma; once the joint is broken the shear is
+    the friction mu sigma (Coulomb, fig. 5b)."""
+    load = {"kind": "point", "block": "block", "point": [WIDTH / 2, WIDTH / 2, HEIGHT],
+            "force": [0.0, 0.0, -NORMAL_STRESS * AREA]}
+    law = BilinearMode.from_dict(MODE_II, "m")
+    speed = 2e-3
+    steps = int(1.3 * law.ultimate / (speed * 1e-3))
+    slip, force, outcome = drive(two_block_model(loads=[load], pusher=True), (speed, 0.0, 0.0), steps)
+    shear = -force[:, 0] / AREA
+    assert force[-1, 2] / AREA == pytest.approx(NORMAL_STRESS, rel=1e-3)
+    assert shear.max() == pytest.approx(MODE_II["strength"] + 0.7 * NORMAL_STRESS, rel=0.01)
+    assert shear[-1] == pytest.approx(0.7 * NORMAL_STRESS, rel=1e-3)
+    assert set(mortar_states(outcome)) == {"broken"}
+
+
+BRITTLE = {"law": "mohr_coulomb", "friction": 0.6, "cohesion": 1.0e5, "tensile_strength": 5.0e4}
+
+
+def test_mohr_coulomb_bond_holds_its_tensile_strength_then_lets_go_for_good():
+    """Seed 002: cohesion shifts the normal reaction until the joint breaks, then it is dry for good."""
+    opening, force, outcome = drive(two_block_model(BRITTLE), (0.0, 0.0, 1e-4), 60)
+    tension = -force[:, 2] / AREA
+    assert tension.max() == pytest.approx(BRITTLE["tensile_strength"], rel=0.01)
+    broke = int(np.argmax(tension))
+    assert np.all(np.abs(tension[broke + 1:]) < 1e-6 * BRITTLE["tensile_strength"])
+    assert set(mortar_states(outcome)) == {"broken"}
+
+
+def test_mohr_coulomb_shear_under_compression():
+    load = {"kind": "point", "block": "block", "point": [WIDTH / 2, WIDTH / 2, HEIGHT],
+            "force": [0.0, 0.0, -NORMAL_STRESS * AREA]}
+    slip, force, outcome = drive(two_block_model(BRITTLE, loads=[load], pusher=True), (1e-3, 0.0, 0.0), 60)
+    shear = -force[:, 0] / AREA
+    assert shear.max() == pytest.approx(BRITTLE["cohesion"] + 0.6 * NORMAL_STRESS, rel=0.01)
+    assert shear[-1] == pytest.approx(0.6 * NORMAL_STRESS, rel=1e-3)
+
+
+# --- a wall with mortar ---------------------------------------------------------------------------
+
+def cantilever(joint, tip_load=0.0):
+    """A pier on the ground with a block mortared to its side and nothing under it."""
+    ground = box((-0.5, 1.0), (-0.5, 0.7), (-0.1, 0.0))
+    pier = box((0.0, 0.4), (0.0, 0.2), (0.0, 0.4))
+    arm = box((0.4, 0.6), (0.0, 0.2), (0.2, 0.4))
+    blocks = [{"id": "ground", "vertices": ground[0], "faces": ground[1], "support": True},
+              {"id": "pier", "vertices": pier[0], "faces": pier[1]},
+              {"id": "arm", "vertices": arm[0], "faces": arm[1]}]
+    loads = [{"kind": "point", "block": "arm", "point": [0.6, 0.1, 0.4], "force": [0.0, 0.0, -tip_load]}]
+    return {"format": "extrados.model/1", "units": "SI", "gravity": [0.0, 0.0, -9.81],
+            "materials": {"stone": {"density": 2000.0}}, "joints": {"j": joint}, "default_joint": "j",
+            "blocks": [dict(b, material="stone") for b in blocks], "loads": loads if tip_load else []}
+
+
+@pytest.mark.parametrize("joint", [MORTAR, BRITTLE], ids=["cohesive", "mohr_coulomb"])
+def test_a_mortared_cantilever_stands_where_the_dry_one_falls(joint):
+    dry = analyze(cantilever({"law": "coulomb", "friction": 0.7}), "static").to_dict()
+    assert dry["stable"] is False
+    wet = analyze(cantilever(joint), "static").to_dict()
+    assert wet["stable"] is True
+    arm_joint = [j for j in wet["interfaces"] if set(j["blocks"]) == {"pier", "arm"}][0]
+    assert arm_joint["bond"] == "intact"
+    # the arm's weight hangs from the joint: shear equal to it, and a tension-compression couple
+    weight = 2000.0 * 0.2 * 0.2 * 0.2 * 9.81
+    assert arm_joint["shear_force"] == pytest.approx(weight, rel=1e-3)
+    tension = [c for c in wet["contacts"] if set(c["blocks"]) == {"pier", "arm"} and
+               np.dot(c["force"], c["normal"]) < 0.0]
+    assert tension, "the top of the joint must be in tension"
+
+
+def test_a_broken_joint_carries_no_tension():
+    """The arm, overloaded, tears off: from the step its bond breaks on, its contacts push only."""
+    model = Model.from_dict(cantilever(MORTAR, tip_load=2000.0))
+    mech = model.mechanics
+    state = State.initial(mech)
+    settings = StepSettings(time_step=1e-3, wrench=mech.dead_wrench)
+    broken_before = set()          # keys of the contacts whose bond was broken when the step began
+    for _ in range(150):
+        outcome = step(model, state, settings)
+        keys = contact_keys(outcome.contacts, mech.n_blocks)
+        was_broken = np.array([key in broken_before for key in keys.tolist()], bool)
+        assert np.all(outcome.impulse[was_broken, 0] >= -1e-9 * np.abs(outcome.impulse[:, 0]).max())
+        broken_before = set(keys[(outcome.bonds.states(model) == "broken")].tolist())
+    assert broken_before, "the overloaded arm should have torn off"
