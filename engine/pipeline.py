@@ -10,7 +10,7 @@ from numba import njit
 
 from engine.collision.detect import detect_contacts
 from engine.contact.assemble import assemble_problem
-from engine.contact.bonds import BOND_GAP, NORMAL, Bonds, gathered_bonds, updated_rows
+from engine.contact.bonds import BOND_GAP, BONDED, BROKEN, NORMAL, SLIP, Bonds, gathered_bonds, updated_rows
 from engine.contact.cohesive import COHESIVE, COULOMB
 from engine.contact.laws import contact_laws, contact_parameters, tributary_area
 from engine.dynamics.integrate import integrate_positions
@@ -273,6 +273,7 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     cohesion, bond_gap, cone_friction = None, None, friction
     if bonds.mortar.any():
         compliance = compliance_of_bonds(model, bonds, compliance)
+        stretch = stretch_of_bonds(model, bonds, stretch)
         bond_gap = np.where(bonds.holding, bonds.rows[:, BOND_GAP], np.nan)
         # a bonded contact's friction enters its shear capacity (Bonds.strengths): its set is a cylinder
         cone_friction = np.where(bonds.cylinder, 0.0, friction)
@@ -316,6 +317,19 @@ def with_cohesion(problem, cohesion_impulse):
                    cohesion=cohesion_impulse)
 
 
+def stretch_of_bonds(model, bonds, stretch):
+    """The tangential stretch with open cohesive bonds' set to their whole slip since bonding (world): their
+    secant spring d K0 (``compliance_of_bonds``) then carries d K0 times the slip at the end of the step,
+    the damage law's traction (seed 004 sec. 3.1). Other contacts keep the elastic stretch of the step
+    before (tangential_stretch)."""
+    secant = (bonds.code == COHESIVE) & bonds.holding & (bonds.rows[:, NORMAL] <= 0.0)
+    if not secant.any():
+        return stretch
+    stretch = np.array(stretch, dtype=np.float64)
+    stretch[secant] = bonds.rows[secant, SLIP]
+    return stretch
+
+
 def contact_bonds(model, state, contacts, source):
     """Bonds of the current contacts: their rows taken over from the previous step (``source``), or fresh
     ones, bonded when the state has not bonded any yet (the run's first step)."""
@@ -323,16 +337,33 @@ def contact_bonds(model, state, contacts, source):
     code = model.joint_table["law_code"][law]
     rows = gathered_bonds(state.warm_bond, source, np.asarray(contacts.gap, float), not state.bonds_made)
     area = tributary_area(contacts) if (code != COULOMB).any() else np.zeros(len(law))
+    # a pair touching along an edge or at a corner has no joint area to bond: dry (a hinge)
+    rows[area <= 0.0, BONDED] = 0.0
+    rows[area <= 0.0, BROKEN] = 1.0
     return Bonds(law, code, rows, area)
 
 
 def compliance_of_bonds(model, bonds, compliance):
-    """The compliance with contacts of cohesive joints whose bond is lost made rigid again: a broken
-    mortar joint is a dry Coulomb joint (seed 004 sec. 3.1)."""
-    lost = (bonds.code == COHESIVE) & ~bonds.holding
-    if lost.any():
-        compliance = compliance.copy()
-        compliance[lost] = model.settings["compliance"]
+    """The compliance of the contacts of cohesive joints: rigid again once the bond is lost (a broken mortar
+    joint is a dry Coulomb joint, seed 004 sec. 3.1), and damaged, 1 / (d K0), while it holds and was
+    not in compression at the step before, so that it unloads along its secant to the origin.
+
+    A bond in compression keeps K0: compression does not damage (eq. 10), and its shear capacity holds
+    friction besides the cohesion (Bonds.strengths), which a secant through the cohesive curve alone
+    could not reach; it unloads along K0 as a plastic slip would.
+    """
+    cohesive = bonds.code == COHESIVE
+    if not cohesive.any():
+        return compliance
+    compliance = compliance.copy()
+    compliance[cohesive & ~bonds.holding] = model.settings["compliance"]
+    holding = cohesive & bonds.holding
+    table = model.joint_table
+    factor = np.where(bonds.rows[:, NORMAL] <= 0.0, bonds.secant_factor(model), 1.0)[holding]
+    # a bond is a spring both ways with its full opening as bias (engine.contact.assemble.bond_bias)
+    compliance[holding, 0] = 1.0 / (factor * table["normal_stiffness"][bonds.law[holding]] * bonds.area[holding])
+    compliance[holding, 1:] = (1.0 / (factor * table["shear_stiffness"][bonds.law[holding]]
+                                      * bonds.area[holding]))[:, None]
     return compliance
 
 

@@ -69,6 +69,9 @@ class Tolerance:
     #: The friction of holding bonds (engine.pipeline, first step) has converged when no contact's
     #: strength changed by more than this fraction of the largest between two solves.
     bond_friction_relative: float = 1e-4
+    #: Smallest secant stiffness K / K0 of a damaged cohesive bond (engine.contact.bonds): a bond that
+    #: soft is about to break, and a compliance a million times K0's would only slow the solver.
+    secant_floor: float = 1e-6
     #: Load factor: an LP optimum within this fraction of max_factor has reached it (HiGHS's
     #: feasibility tolerance is 1e-7, a hundred times smaller).
     load_factor_relative: float = 1e-5

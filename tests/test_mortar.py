@@ -74,16 +74,16 @@ def test_mixed_mode_curve_meets_eq_11_and_eq_15_and_the_pure_modes():
 
 # --- two blocks, one joint -------------------------------------------------------------------------
 
-def two_block_model(mortar=MORTAR, gravity=(0.0, 0.0, 0.0), loads=(), pusher=False):
+def two_block_model(mortar=MORTAR, gravity=(0.0, 0.0, 0.0), loads=(), pusher=False, height=HEIGHT):
     """A fixed base, the block on it (mortar joint), and an actuator support glued on top of it (or, with
     ``pusher``, touching its -x side through a frictionless dry joint)."""
     base = box((-0.2, 0.4), (-0.2, 0.4), (-0.1, 0.0))
-    block = box((0.0, WIDTH), (0.0, WIDTH), (0.0, HEIGHT))
+    block = box((0.0, WIDTH), (0.0, WIDTH), (0.0, height))
     if pusher:
-        actuator = box((-0.1, 0.0), (0.0, WIDTH), (0.0, HEIGHT))
+        actuator = box((-0.1, 0.0), (0.0, WIDTH), (0.0, height))
         joint = {"law": "coulomb", "friction": 0.0}
     else:
-        actuator = box((0.0, WIDTH), (0.0, WIDTH), (HEIGHT, 2 * HEIGHT))
+        actuator = box((0.0, WIDTH), (0.0, WIDTH), (height, 2 * height))
         joint = GLUE
     blocks = [{"id": "base", "vertices": base[0], "faces": base[1], "support": True},
               {"id": "block", "vertices": block[0], "faces": block[1]},
@@ -110,17 +110,22 @@ def joint_force(model, outcome, h):
 def drive(model, velocity, steps, h=1e-3):
     """Move the actuator at ``velocity`` (m/s) for ``steps`` steps; the block's displacement (m) and
     the joint's force (N) after each step, and the last outcome."""
+    return drive_path(model, np.tile(np.asarray(velocity, float), (steps, 1)), h)
+
+
+def drive_path(model, velocities, h=1e-3):
+    """Move the actuator at velocities[k] (m/s) in step k; as `drive`."""
     model = Model.from_dict(model)
     mech = model.mechanics
     state = State.initial(mech)
-    prescribed = np.zeros((mech.n_blocks, 6))
-    prescribed[model.block_ids.index("actuator"), :3] = velocity
-    settings = StepSettings(time_step=h, wrench=mech.dead_wrench, tolerance=1e-10, max_iterations=20000,
-                            support_velocity=prescribed)
-    block = model.block_ids.index("block")
+    actuator, block = model.block_ids.index("actuator"), model.block_ids.index("block")
     start = state.position[block].copy()
-    displacement, force = np.zeros((steps, 3)), np.zeros((steps, 3))
-    for k in range(steps):
+    displacement, force = np.zeros((len(velocities), 3)), np.zeros((len(velocities), 3))
+    for k, velocity in enumerate(velocities):
+        prescribed = np.zeros((mech.n_blocks, 6))
+        prescribed[actuator, :3] = velocity
+        settings = StepSettings(time_step=h, wrench=mech.dead_wrench, tolerance=1e-10, max_iterations=20000,
+                                support_velocity=prescribed)
         outcome = step(model, state, settings)
         displacement[k] = state.position[block] - start
         force[k] = joint_force(model, outcome, h)
@@ -170,6 +175,26 @@ def test_pure_mode_ii_traces_the_bilinear_law():
     assert np.trapezoid(stress, slip[:, 0]) == pytest.approx(MODE_II["energy"], rel=0.02)
     assert set(mortar_states(outcome)) == {"broken"}
     assert np.abs(slip[:, 1:]).max() < 1e-3 * slip[-1, 0]          # it slid straight along x
+
+
+def test_a_damaged_joint_unloads_along_its_secant():
+    """Seed 004 sec. 3.1: d = K / K0 is the damage variable, so a joint opened into softening and closed
+    again carries sigma(kappa) delta / kappa on the way back, through the origin; reopened, it follows
+    the same secant up to the curve and softens on from there."""
+    law = BilinearMode.from_dict(MODE_I, "m")
+    speed, h = 1e-4, 1e-3
+    out = int(2 * law.crossover / (speed * h))                      # open to twice the cross-over
+    back = out // 2                                                 # close half way
+    path = np.array([(0, 0, speed)] * out + [(0, 0, -speed)] * back + [(0, 0, speed)] * (2 * back))
+    opening, force, _ = drive_path(two_block_model(), path, h)
+    stress, delta = -force[:, 2] / AREA, opening[:, 2]
+    kappa = delta[out - 1]
+    at_kappa = law.stress([kappa])[0]
+    assert stress[out - 1] == pytest.approx(at_kappa, rel=0.01)
+    halfway = out + back - 1
+    assert stress[halfway] == pytest.approx(at_kappa * delta[halfway] / kappa, rel=0.02)
+    # reloaded past kappa it is on the curve again
+    assert stress[-1] == pytest.approx(law.stress([delta[-1]])[0], rel=0.02)
 
 
 NORMAL_STRESS = 0.2e6   # Pa, the lowest level of the triplet tests (seed 004 sec. 4.2.1)
@@ -259,3 +284,46 @@ def test_a_broken_joint_carries_no_tension():
         assert np.all(outcome.impulse[was_broken, 0] >= -1e-9 * np.abs(outcome.impulse[:, 0]).max())
         broken_before = set(keys[(outcome.bonds.states(model) == "broken")].tolist())
     assert broken_before, "the overloaded arm should have torn off"
+
+
+# --- path dependence (seed 004 sec. 5.1) ----------------------------------------------------------
+
+#: A block so thin that shearing it through the glue on its top puts almost no moment on the joint.
+THIN = 0.002
+
+
+def dissipated(displacement, force):
+    """J/m^2 dissipated by the joint: the work put in, -sum F . dx, less what its secant spring stores at
+    the end, -F . delta / 2 (a damaged joint unloads along its secant to the origin)."""
+    work = (-np.sum(0.5 * (force[1:] + force[:-1]) * np.diff(displacement, axis=0))
+            - np.dot(force[0], displacement[0]) / 2)
+    stored = -np.dot(force[-1], displacement[-1]) / 2
+    return (work - stored) / AREA
+
+
+def path_energies(mortar, opening, slip, speed=1e-4, h=1e-3):
+    """Dissipated energies of path 1 (open, then slide) and path 2 (slide, then open) to the same end point."""
+    n_open, n_slip = int(round(opening / (speed * h))), int(round(slip / (speed * h)))
+    up, along = np.array([0.0, 0.0, speed]), np.array([speed, 0.0, 0.0])
+    energies = []
+    for path in (np.array([up] * n_open + [along] * n_slip), np.array([along] * n_slip + [up] * n_open)):
+        displacement, force, outcome = drive_path(two_block_model(mortar, height=THIN), path, h)
+        assert set(mortar_states(outcome)) == {"damaged"}
+        energies.append(dissipated(displacement, force))
+    return energies
+
+
+def test_paths_to_one_end_point_dissipate_alike_when_the_modes_are_alike():
+    """Seed 004 sec. 5.1 (figs. 15-16): with J_II / J_I = 1 the two paths dissipate the same energy. With
+    both modes the same law the two paths mirror each other."""
+    alike = dict(MORTAR, mode_II=dict(MODE_I))
+    first, second = path_energies(alike, 2e-5, 2e-5)
+    assert 0.0 < first < MODE_I["energy"]
+    assert second == pytest.approx(first, rel=0.02)
+
+
+def test_paths_dissipate_differently_when_mode_ii_is_far_tougher():
+    """Seed 004 sec. 5.1: the law is path dependent, markedly so for J_II / J_I far from 1 (Tables 1-2: 43)."""
+    first, second = path_energies(MORTAR, 2e-5, 2e-5)
+    assert first > 0.0 and second > 0.0
+    assert abs(first - second) > 0.1 * max(first, second)

@@ -199,12 +199,14 @@ def impact_bias(gap, approach, h, restitution):
 
 @njit(cache=True)
 def bond_bias(gap, bond_gap, h):
-    """Normal bias (m/s) of a bonded mortar contact: PENETRATION_RECOVERY (gap - bond_gap) / h.
+    """Normal bias (m/s) of a bonded mortar contact: its opening from the gap it was bonded at over h.
 
-    A bond is a spring both ways: with the normal compliance PR / K (engine.contact.laws) it
-    carries K times its opening from the gap it was bonded at, in tension as in compression.
+    A bond is a spring both ways: with the normal compliance 1 / K (engine.pipeline.compliance_of_bonds)
+    the step's force is -K (delta + h u_n), K times the opening at the end of the step (implicit Euler),
+    in tension as in compression. Penetration's partial recovery (PENETRATION_RECOVERY) would make it a
+    spring with a damper K h / PR, which slow loading tests see.
     """
-    return max(PENETRATION_RECOVERY * (gap - bond_gap) / h, -MAX_RECOVERY_SPEED)
+    return (gap - bond_gap) / h
 
 
 @njit(cache=True)

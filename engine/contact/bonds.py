@@ -20,7 +20,8 @@ wall or a shear test, that dilation builds compression, hence friction, without 
 cylinder's flow is tangential. Contacts that were never bonded keep the engine's cone.
 
 Contacts present when a run starts (with a gap below TOL.bond_gap) are bonded; contacts made
-later, and contacts of Coulomb joints, are dry: BROKEN = 1.
+later, contacts of pairs that touch along an edge or at a corner only (no joint area), and
+contacts of Coulomb joints, are dry: BROKEN = 1.
 """
 from dataclasses import dataclass
 
@@ -114,9 +115,25 @@ class Bonds:
         return np.column_stack([np.where(self.cylinder, shear, 0.0),
                                 self.area * table["tensile_strength"][self.law] * fraction])
 
+    def secant_factor(self, model):
+        """(n_c,) d = K / K0 (seed 004 sec. 3.1): the secant stiffness of a holding cohesive bond through
+        the point its history reached on the mixed-mode curve, d = f(kappa) / kappa, no more than 1 (and
+        at least TOL.secant_floor); 1 for every other contact."""
+        factor = np.ones(len(self.law))
+        for index, law in enumerate(model.joint_table["cohesive"]):
+            mine = self.holding & (self.law == index)
+            if law is not None and mine.any():
+                kappa, beta = self.rows[mine, KAPPA], self.rows[mine, BETA]
+                elastic = law.mixed_curve(beta)[0]
+                curve = law.strength_fraction(kappa, beta) * elastic
+                factor[mine] = np.clip(curve / np.maximum(kappa, elastic), TOL.secant_floor, 1.0)
+        return factor
+
     def damage(self, model):
-        """(n_c,) the strength lost, 1 - s, for display: 0 intact, 1 broken (nan for dry contacts)."""
-        return np.where(self.mortar, 1.0 - self.strength_fraction(model), np.nan)
+        """(n_c,) D = 1 - d for display: 0 intact, 1 broken; nan for dry contacts (a Mohr-Coulomb bond
+        is 0 or 1)."""
+        lost = np.where(self.holding, 1.0 - self.secant_factor(model), 1.0)
+        return np.where(self.mortar, lost, np.nan)
 
     def states(self, model):
         """(n_c,) str, 'intact', 'damaged' or 'broken' for contacts of mortar laws, '' for dry ones."""

@@ -1,27 +1,23 @@
 """Mortar joints: the cohesive-zone law of seed 004 and the brittle Mohr-Coulomb law of seed 002.
 
-Both give a bonded contact point strengths that widen its Coulomb cone: its impulse lies in
-
-    S = {(n, t) : n >= -T,  ||t|| <= C + mu n}                 (engine.solvers.cone)
-
-with T its tensile capacity and C its shear cohesion (forces here; the step multiplies them by
-h). A joint of polygon area A whose m contact points share it (tributary area a = A / m each)
-carries a tension up to A sigma_I and, with no normal stress, a shear up to A sigma_II; in
-compression friction mu N adds to the cohesion: the friction threshold is passed before the
-cohesive shear works (seed 004 sec. 3.1, fig. 5b). Only contacts present when a run starts are
-bonded; contacts made later are dry.
+Both give a bonded contact point strengths: a tensile capacity T and a shear capacity C (forces;
+the step multiplies them by h), its impulse confined to {n >= -T, ||t|| <= C} (engine.solvers.cone,
+engine.contact.bonds). A joint of polygon area A whose m contact points share it (tributary area
+a = A / m each) carries a tension up to A sigma_I and, with no normal stress, a shear up to
+A sigma_II; in compression friction mu N adds to the cohesion: the friction threshold is passed
+before the cohesive shear works (seed 004 sec. 3.1, fig. 5b; fig. 11: the peak shear stress is
+sigma_II + mu sigma). Only contacts present when a run starts are bonded; contacts made later are
+dry (engine.contact.bonds).
 
 Mohr-Coulomb (seed 002 sec. 3.2, "a shifting is applied to R_N ... set to zero if the contact
-is broken"): T = a f_t and C = a c, rigid, until the contact reaches the boundary of S beyond
-the plain Coulomb cone (its tension or its cohesive shear is spent); then it is broken for good.
+is broken"): T = a f_t and C = a c + mu N, rigid, until the contact reaches either capacity;
+then it is broken for good.
 
 Cohesive (seed 004 sec. 3). Per mode x in {I, II} the law is elastic, K0, up to the strength
 sigma_e at delta_e = sigma_e / K0, then softens bilinearly (fig. 5a) through the cross-over
 (delta_c, sigma_c) to zero at the ultimate opening delta_u. The area under the whole curve is
 the energy J, of which Phi J lies before delta_c (micro-cracking) and (1 - Phi) J after it
-(crack bridging); `BilinearMode` solves for (delta_c, sigma_c). The joint is elastic through
-the compliance of K0 (seed 000 eq. 43, engine.contact.laws): normal PR / (K0_I a), tangential
-1 / (K0_II a), in tension and compression alike.
+(crack bridging); `BilinearMode` solves for (delta_c, sigma_c).
 
 Mixed mode, with the contact's opening delta_n (its gap less the gap it was bonded at) and its
 slip delta_t (relative tangential displacement since bonding):
@@ -37,13 +33,17 @@ G satisfies the linear energy criterion (eq. 15 with n = m = 1): with cos^2 = 1 
 since along a proportional path J_mI = K_I cos^2 G and J_mII = K_II sin^2 G. Its ultimate
 opening interpolates the pure modes' as eq. 14 does the initiation (eq. 17's printed form is
 garbled in our copy of the paper; this reproduces both pure modes), and Phi splits G at the
-cross-over as in a pure mode. The history kappa = max delta_m fixes the strength fraction
-s = f(kappa) / delta_m^e in [0, 1], and the caps T = a sigma_e,I s, C = a sigma_e,II s. Past
-delta_m^u the contact is broken: s = 0, rigid again, pure Coulomb.
+cross-over as in a pure mode. The history kappa = max delta_m (with beta when it was reached)
+fixes the strength fraction s = f(kappa) / delta_m^e in [0, 1], the capacities
+T = a sigma_e,I s and C = a sigma_e,II s + mu N, and the damage variable d = K / K0 = f(kappa) /
+kappa: the bond is a spring of stiffness d K0 on its whole opening and slip, so it unloads along
+its secant to the origin, and the capacities hold it on the curve while it is loaded. Past
+delta_m^u the contact is broken: rigid again, pure Coulomb.
 
-Departure from seed 004: the caps make softening plastic, so a contact unloads along K0, where
-the paper's damage variable d = K / K0 unloads along the secant. Monotonic paths (the paper's
-tests of Tables 1 and 2) are the same. The damage reported for display is d = f(kappa) / kappa.
+Departure from seed 004: a bond in compression keeps K0 (compression does not damage) and its
+capacity holds friction, which a secant through the cohesive curve alone could not reach, so
+there it unloads along K0, as a plastic slip would. Without compression (the paper's tests of
+Tables 1 and 2, and its path study of sec. 5.1) the law is the paper's.
 """
 from dataclasses import dataclass
 
