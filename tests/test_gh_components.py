@@ -455,3 +455,40 @@ def test_model_document_matches_the_engine_s_reading(column):
     assert result["stable"] is True and len(result["blocks"]) == 4
     assert document["materials"] == {"limestone": {"density": DENSITY}}
     assert document["joints"] == {"limestone": {"law": "coulomb", "friction": 0.8}}
+
+
+# --- mortar joints ---------------------------------------------------------------------------------
+
+def test_material_and_joint_gives_the_mortar_laws():
+    material = Component("Extrados_Material")
+    cohesive = material(name="mortar", law="cohesive")["material"].data["law"]
+    assert cohesive["law"] == "cohesive" and cohesive["mode_I"]["strength"] == 4.0e4
+    assert cohesive["mode_II"] == {"stiffness": 5.8e10, "strength": 1.1e5, "energy": 34.0, "energy_ratio": 0.5,
+                                   "ultimate_opening": 2.51e-3}
+    assert material.remarks == ["Mode I and Mode II not given: seed 004 Tables 1 and 2 (limestone, lime mortar)"]
+    brittle = material(law="mohr_coulomb", cohesion=1e5, tensile_strength=5e4, normal_stiffness=1e9)
+    assert brittle["material"].data["law"] == {"law": "mohr_coulomb", "friction": 0.6, "cohesion": 1e5,
+                                               "tensile_strength": 5e4}
+    assert material.warnings == ["Normal stiffness: not used by a mohr_coulomb joint"]
+    material(law="mohr_coulomb", cohesion=1e5)
+    assert material.errors == ["a mohr_coulomb joint needs Cohesion and Tensile strength (Pa)"]
+    material(law="cohesive", mode_i=[1.5e11, 4e4, 0.79])
+    assert material.errors == ["Mode I takes 5 numbers: stiffness, strength, energy, energy_ratio, ultimate_opening; "
+                               "got 3"]
+    material(law="glue")
+    assert material.errors == ["Law must be one of coulomb, mohr_coulomb, cohesive; got 'glue'"]
+
+
+def test_a_mortared_cantilever_stands_through_the_components(service):
+    """A pier with an arm mortared to its side and nothing under it: dry it falls, with mortar it stands."""
+    pieces = [box_mesh((0.0, 0.4), (0.0, 0.2), (0.0, 0.4)), box_mesh((0.4, 0.6), (0.0, 0.2), (0.2, 0.4))]
+    blocks = Component("Extrados_Blocks")(geometry=pieces, ids=["pier", "arm"])["blocks"]
+    supported = Component("Extrados_Supports")(blocks=blocks, ground=True)["blocks"]
+    verdicts = {}
+    for law in ("coulomb", "cohesive"):
+        material = Component("Extrados_Material")(law=law, friction=0.7)["material"]
+        analyze, out = analyse({"blocks": supported, "materials": [material]}, service)
+        verdicts[law] = out["stable"]
+    assert verdicts == {"coulomb": False, "cohesive": True}
+    joints = [j for j in out["result"].data["interfaces"] if set(j["blocks"]) == {"pier", "arm"}]
+    assert joints[0]["bond"] == "intact"

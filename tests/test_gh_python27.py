@@ -136,10 +136,12 @@ mesh.Vertices = [P(*v) for v in [(0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1),
 mesh.Faces = [(0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0)]
 block = items.Block(conversions.block_from_mesh(mesh, "a"), material_given=False)
 component = Component()
-material = runtime.run_component(component, model_components.material, "brick", 1800.0, 0.7, None, None)
+material = runtime.run_component(component, model_components.material, "brick", 1800.0, 0.7, None, None, None,
+                                  None, None, None, None)
 document = run_components.model_document([block], [material], [])
 assert document["blocks"][0]["material"] == "brick" and document["joints"]["brick"]["friction"] == 0.7
-runtime.run_component(component, model_components.material, None, None, -1.0, None, None)
+runtime.run_component(component, model_components.material, None, None, -1.0, None, None, None, None, None,
+                      None, None)
 print(component.messages[-1][1])
 mesh.Faces = mesh.Faces[1:]
 try:

@@ -638,7 +638,8 @@ def contact_force_lines(result, scale, geometry):
         if _norm(force) > 0.0:
             start = contact["point"]
             end = _add(start, _scaled(force, scale))
-            lines.append((geometry.Line(rhino_point(geometry, start), rhino_point(geometry, end)), contact.get("state")))
+            line = geometry.Line(rhino_point(geometry, start), rhino_point(geometry, end))
+            lines.append((line, contact.get("state")))
     return lines
 
 

@@ -138,21 +138,64 @@ def _some(names, shown=8):
 
 # --- Material & Joint --------------------------------------------------------------------
 
-@outputs("Material")
-def material(context, name, density, friction, normal_stiffness, shear_stiffness):
-    """Material & Joint: density of the blocks and the Coulomb law of their joints (DESIGN sec. 4).
+#: Joint laws of the model document (DESIGN sec. 4).
+LAWS = ("coulomb", "mohr_coulomb", "cohesive")
+#: The numbers of a cohesive mode, in the order the Mode I and Mode II inputs take them.
+MODE_FIELDS = ("stiffness", "strength", "energy", "energy_ratio", "ultimate_opening")
+#: Seed 004 Tables 1 and 2 (limestone with lime mortar, Bordeaux): the cohesive law's modes when none
+#: is given. Pa/m, Pa, J/m2, -, m.
+SEED_004_MODES = {"mode_I": (1.5e11, 4.0e4, 0.79, 0.5, 1.4e-4), "mode_II": (5.8e10, 1.1e5, 34.0, 0.5, 2.51e-3)}
 
-    The stiffnesses (Pa/m) make the joints compliant (seed 000 eq. 43); left out, they are rigid.
+
+def cohesive_mode(values, name, default):
+    """A cohesive mode from five numbers (stiffness Pa/m, strength Pa, energy J/m2, energy ratio, ultimate m)."""
+    values = present(values) or list(default)
+    if len(values) != len(MODE_FIELDS):
+        raise ValueError("%s takes %d numbers: %s; got %d" % (name, len(MODE_FIELDS), ", ".join(MODE_FIELDS),
+                                                              len(values)))
+    return dict((field, number(v, "%s %s" % (name, field), None, minimum=0.0))
+                for field, v in zip(MODE_FIELDS, values))
+
+
+@outputs("Material")
+def material(context, name, density, friction, law, normal_stiffness, shear_stiffness, cohesion, tensile_strength,
+             mode_i, mode_ii):
+    """Material & Joint: density of the blocks and the law of their joints (DESIGN sec. 4).
+
+    coulomb: dry friction, rigid or compliant with the stiffnesses (Pa/m, seed 000 eq. 43).
+    mohr_coulomb: lime mortar as cohesion and tensile strength (Pa), lost for good once exceeded (seed 002).
+    cohesive: mortar by the fracture law of seed 004, Mode I and Mode II five numbers each (default:
+    the paper's Tables 1 and 2); friction is the broken joint's.
     """
     name = str(name) if name else DEFAULT.name
-    law = {"law": "coulomb", "friction": number(friction, "Friction", DEFAULT.data["law"]["friction"], minimum=0.0)}
-    if normal_stiffness is not None:
-        law["normal_stiffness"] = number(normal_stiffness, "Normal stiffness", None, positive=True)
-    if shear_stiffness is not None:
-        law["shear_stiffness"] = number(shear_stiffness, "Shear stiffness", None, positive=True)
+    kind = str(law or "coulomb")
+    if kind not in LAWS:
+        raise ValueError("Law must be one of %s; got '%s'" % (", ".join(LAWS), kind))
+    joint = {"law": kind, "friction": number(friction, "Friction", DEFAULT.data["law"]["friction"], minimum=0.0)}
+    if kind == "coulomb":
+        if normal_stiffness is not None:
+            joint["normal_stiffness"] = number(normal_stiffness, "Normal stiffness", None, positive=True)
+        if shear_stiffness is not None:
+            joint["shear_stiffness"] = number(shear_stiffness, "Shear stiffness", None, positive=True)
+    elif kind == "mohr_coulomb":
+        if cohesion is None or tensile_strength is None:
+            raise ValueError("a mohr_coulomb joint needs Cohesion and Tensile strength (Pa)")
+        joint["cohesion"] = number(cohesion, "Cohesion", None, minimum=0.0)
+        joint["tensile_strength"] = number(tensile_strength, "Tensile strength", None, minimum=0.0)
+    else:
+        if not present(mode_i) or not present(mode_ii):
+            context.remark("Mode I and Mode II not given: seed 004 Tables 1 and 2 (limestone, lime mortar)")
+        joint["mode_I"] = cohesive_mode(mode_i, "Mode I", SEED_004_MODES["mode_I"])
+        joint["mode_II"] = cohesive_mode(mode_ii, "Mode II", SEED_004_MODES["mode_II"])
+    inputs_of_law = (("Normal stiffness", normal_stiffness, "coulomb"), ("Shear stiffness", shear_stiffness, "coulomb"),
+                     ("Cohesion", cohesion, "mohr_coulomb"), ("Tensile strength", tensile_strength, "mohr_coulomb"),
+                     ("Mode I", present(mode_i) or None, "cohesive"), ("Mode II", present(mode_ii) or None, "cohesive"))
+    ignored = [label for label, value, owner in inputs_of_law if value is not None and owner != kind]
+    if ignored:
+        context.warn("%s: not used by a %s joint" % (", ".join(ignored), kind))
     item = Material({"name": name, "density": number(density, "Density", DEFAULT.data["density"], positive=True),
-                     "joint": name, "law": law})
-    context.message(name)
+                     "joint": name, "law": joint})
+    context.message("%s, %s" % (name, kind))
     return (item,)
 
 
