@@ -272,29 +272,18 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     bonds = contact_bonds(model, state, contacts, source)
     cohesion, bond_gap, cone_friction = None, None, friction
     if bonds.mortar.any():
-        compliance = compliance_of_bonds(model, bonds, compliance)
-        stretch = stretch_of_bonds(model, bonds, stretch)
-        bond_gap = np.where(bonds.holding, bonds.rows[:, BOND_GAP], np.nan)
-        # a bonded contact's friction enters its shear capacity (Bonds.strengths): its set is a cylinder
-        cone_friction = np.where(bonds.cylinder, 0.0, friction)
-        cohesion = bonds.strengths(model, friction, bonds.rows[:, NORMAL])
+        compliance, stretch, cone_friction, cohesion, bond_gap = bonded_inputs(model, bonds, friction, compliance,
+                                                                               stretch)
     problem, frame, v_free = assemble_problem(mech, state, contacts, cone_friction, compliance, settings.wrench, h,
                                               settings.support_velocity, settings.restitution, stretch,
                                               cohesion, bond_gap)
-    # the first step of a run (a static solve) has no normal forces of a step before: it solves again
-    # with the ones it found until they agree
-    passes = 1 if cohesion is None or state.bonds_made else FRICTION_PASSES
-    for attempt in range(passes):
+    if cohesion is None:
         report = solve(problem, settings.solver, gamma0=gamma0,
                        tolerance=settings.tolerance, max_iterations=settings.max_iterations)
-        if attempt + 1 == passes:
-            break
-        normal = report.gamma[:, 0] / h
-        updated = bonds.strengths(model, friction, normal)
-        if np.abs(updated - cohesion).max(initial=0.0) <= TOL.bond_friction_relative * np.abs(updated).max(initial=0.0):
-            break
-        cohesion, gamma0 = updated, report.gamma
-        problem = with_cohesion(problem, cohesion * h)
+    else:
+        # the first step of a run (a static solve) has no normal forces of a step before for its bonds' friction
+        passes = 1 if state.bonds_made else FRICTION_PASSES
+        problem, report, cohesion = solve_bonded(model, bonds, friction, problem, cohesion, settings, gamma0, passes)
     velocity = v_free + problem.velocity(report.gamma)
     if state.active is not None:
         # unbuilt blocks (construction, seed 001 sec. 4.3.1) have no contacts; holding their
@@ -308,6 +297,39 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     remember_contacts(state, contacts, keys, pair, report.gamma,
                       tangential_stretch(frame, report.gamma, compliance, h), bonds.rows)
     return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds)
+
+
+def bonded_inputs(model, bonds, friction, compliance, stretch):
+    """What a step with mortar bonds assembles: the bonds' compliance and stretch, the cone friction (zero for
+    bonded contacts, whose friction is in their shear capacity: their set is a cylinder), their
+    capacities [C, T] (N) with the normal forces of the step before, and their bond gaps (nan when none)."""
+    return (compliance_of_bonds(model, bonds, compliance), stretch_of_bonds(model, bonds, stretch),
+            np.where(bonds.cylinder, 0.0, friction), bonds.strengths(model, friction, bonds.rows[:, NORMAL]),
+            np.where(bonds.holding, bonds.rows[:, BOND_GAP], np.nan))
+
+
+def solve_bonded(model, bonds, friction, problem, cohesion, settings, gamma0, passes):
+    """Solve a step with mortar bonds, up to ``passes`` times: each pass puts the normal forces of the one
+    before into the bonds' friction, until their capacities change by less than TOL.bond_friction_relative.
+
+    Returns
+    -------
+    problem : Problem, the last one solved
+    report : SolverResult
+    cohesion : (n_c, 2) N, the capacities it was solved with
+    """
+    h = settings.time_step
+    for attempt in range(passes):
+        report = solve(problem, settings.solver, gamma0=gamma0,
+                       tolerance=settings.tolerance, max_iterations=settings.max_iterations)
+        if attempt + 1 == passes:
+            break
+        updated = bonds.strengths(model, friction, report.gamma[:, 0] / h)
+        if np.abs(updated - cohesion).max(initial=0.0) <= TOL.bond_friction_relative * np.abs(updated).max(initial=0.0):
+            break
+        cohesion, gamma0 = updated, report.gamma
+        problem = with_cohesion(problem, cohesion * h)
+    return problem, report, cohesion
 
 
 def with_cohesion(problem, cohesion_impulse):
