@@ -218,18 +218,29 @@ def cone_projection_jacobian(points, friction):
             for k in range(3):
                 out[i, k, k] = 1.0
         elif mu * tau > -normal:
-            c = 1.0 / (1.0 + mu * mu)
-            a = normal + mu * tau
-            direction = (points[i, 1] / tau, points[i, 2] / tau)
-            out[i, 0, 0] = c
-            for k in range(2):
-                out[i, 0, 1 + k] = c * mu * direction[k]
-                out[i, 1 + k, 0] = c * mu * direction[k]
-                for m in range(2):
-                    identity = 1.0 if k == m else 0.0
-                    out[i, 1 + k, 1 + m] = c * mu * (mu * direction[k] * direction[m]
-                                                      + a / tau * (identity - direction[k] * direction[m]))
+            # c mu a is the radius of the cone at the foot of the projection
+            surface_jacobian(points[i, 1], points[i, 2], tau, mu, mu * (normal + mu * tau) / (1.0 + mu * mu), out[i])
     return out
+
+
+@njit(cache=True)
+def surface_jacobian(tangent_u, tangent_v, tau, mu, radius, out):
+    """Write into ``out`` (3, 3) the Jacobian of the projection onto a cone's surface (P3, K2), R the radius
+    of the cone at the projection's foot and c = 1 / (1 + mu^2), that = t / tau:
+
+        dPi_n/dn = c,  dPi_n/dt = c mu that^T,  dPi_t/dn = c mu that,
+        dPi_t/dt = c mu^2 that that^T + R / tau (I_2 - that that^T).
+    """
+    c = 1.0 / (1.0 + mu * mu)
+    direction = (tangent_u / tau, tangent_v / tau)
+    out[0, 0] = c
+    for k in range(2):
+        out[0, 1 + k] = c * mu * direction[k]
+        out[1 + k, 0] = c * mu * direction[k]
+        for m in range(2):
+            identity = 1.0 if k == m else 0.0
+            out[1 + k, 1 + m] = (c * mu * mu * direction[k] * direction[m]
+                                 + radius / tau * (identity - direction[k] * direction[m]))
 
 
 @njit(cache=True)
@@ -296,20 +307,11 @@ def cohesive_projection_jacobian(points, friction, cohesion):
                     out[i, k, k] = 1.0
                 continue
         else:
-            c = 1.0 / (1.0 + mu * mu)
             foot = (normal + mu * (tau - strength)) / (1.0 + mu * mu)  # as in project_cohesive_point
             radius = strength + mu * foot
             if radius > 0.0 and tau > 0.0:
                 if foot >= -tension:
-                    direction = (points[i, 1] / tau, points[i, 2] / tau)
-                    out[i, 0, 0] = c
-                    for k in range(2):
-                        out[i, 0, 1 + k] = c * mu * direction[k]
-                        out[i, 1 + k, 0] = c * mu * direction[k]
-                        for m in range(2):
-                            identity = 1.0 if k == m else 0.0
-                            out[i, 1 + k, 1 + m] = (c * mu * mu * direction[k] * direction[m]
-                                                    + radius / tau * (identity - direction[k] * direction[m]))
+                    surface_jacobian(points[i, 1], points[i, 2], tau, mu, radius, out[i])
                     continue
             elif strength <= mu * tension:
                 continue  # the apex: a constant
