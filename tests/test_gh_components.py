@@ -490,5 +490,13 @@ def test_a_mortared_cantilever_stands_through_the_components(service):
         analyze, out = analyse({"blocks": supported, "materials": [material]}, service)
         verdicts[law] = out["stable"]
     assert verdicts == {"coulomb": False, "cohesive": True}
-    joints = [j for j in out["result"].data["interfaces"] if set(j["blocks"]) == {"pier", "arm"}]
-    assert joints[0]["bond"] == "intact"
+    resultants = Component("Extrados_JointResultants")(result=out["result"])
+    joints = out["result"].data["interfaces"]
+    arm = [k for k, j in enumerate(joints) if set(j["blocks"]) == {"pier", "arm"}][0]
+    assert resultants["bonds"][arm] == "intact" and resultants["damage"][arm] == 0.0
+    forces = Component("Extrados_ContactForces")(result=out["result"])
+    assert set(forces["bonds"]) == {"intact"}
+    # the arm hangs from the joint: its top contacts pull (tension), its bottom ones push
+    pulling = [c for c in out["result"].data["contacts"] if set(c["blocks"]) == {"pier", "arm"}
+               and sum(f * n for f, n in zip(c["force"], c["normal"])) < 0.0]
+    assert pulling

@@ -48,9 +48,10 @@ def _vector(geometry, xyz):
     return geometry.Vector3d(float(xyz[0]), float(xyz[1]), float(xyz[2]))
 
 
-@outputs("Lines", "Vectors", "Points", "States", "Colours", "Magnitudes")
+@outputs("Lines", "Vectors", "Points", "States", "Colours", "Magnitudes", "Bonds")
 def contact_forces(context, result, scale):
-    """Contact Forces: one line per loaded contact point, coloured stick, slip or open (N)."""
+    """Contact Forces: one line per loaded contact point, coloured stick, slip or open (N), and the bond of
+    each (intact, damaged or broken for mortar joints, empty for dry ones)."""
     result = result_of(result)
     contacts = [c for c in result.data.get("contacts", []) if _length(c["force"]) > 0.0]
     factor = force_scale(result, [c["force"] for c in contacts], scale)
@@ -61,13 +62,15 @@ def contact_forces(context, result, scale):
     return (lines, [_vector(context.geometry, c["force"]) for c in contacts],
             [conversions.rhino_point(context.geometry, c["point"]) for c in contacts], states,
             [context.colour(STATE_COLOURS.get(s, STATE_COLOURS["open"])) for s in states],
-            [_length(c["force"]) for c in contacts])
+            [_length(c["force"]) for c in contacts], [c.get("bond", "") for c in contacts])
 
 
-@outputs("Lines", "Centres", "Vectors", "Eccentricity", "In kernel", "Normal force", "Shear force")
+@outputs("Lines", "Centres", "Vectors", "Eccentricity", "In kernel", "Normal force", "Shear force", "Bonds",
+         "Damage")
 def joint_resultants(context, result, scale):
     """Joint Resultants: each joint's resultant at its centre of pressure, with its eccentricity (m)
-    from the joint polygon's centroid and whether it lies in the kernel (no tension needed)."""
+    from the joint polygon's centroid and whether it lies in the kernel (no tension needed), and for
+    mortar joints their bond (intact, damaged, broken) and mean damage (0 intact to 1 broken)."""
     result = result_of(result)
     joints = [j for j in result.data.get("interfaces", []) if j.get("centre") is not None]
     factor = force_scale(result, [j["force"] for j in joints], scale)
@@ -76,7 +79,8 @@ def joint_resultants(context, result, scale):
     return ([line for _, _, line in drawn], [centre for centre, _, _ in drawn],
             [_vector(context.geometry, j["force"]) for j in joints], [j.get("eccentricity") for j in joints],
             [j.get("in_kernel") for j in joints], [j.get("normal_force") for j in joints],
-            [j.get("shear_force") for j in joints])
+            [j.get("shear_force") for j in joints], [j.get("bond", "") for j in joints],
+            [j.get("damage") for j in joints])
 
 
 @outputs("Effective", "Conventional", "Names", "Thrusts", "Safety factor")

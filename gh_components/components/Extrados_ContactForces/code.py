@@ -11,6 +11,7 @@ open (grey).
         states: stick, slip or open.
         colours: One colour per line, for Custom Preview.
         magnitudes: N.
+        bonds: Mortar joints: intact, damaged or broken (empty for dry joints).
 """
 from ghpythonlib.componentbase import executingcomponent as component
 

@@ -11,6 +11,9 @@
         in_kernel: Whether the centre lies in the joint's kernel (whole joint compressed).
         normal_force: N.
         shear_force: N.
+        bonds: Mortar joints: intact, damaged (some contacts damaged or broken) or broken; empty
+            when dry.
+        damage: Mortar joints: mean damage of the joint's contacts, 0 intact to 1 broken.
 """
 from ghpythonlib.componentbase import executingcomponent as component
 
