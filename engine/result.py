@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.analysis.dynamic import step_contact_states
+from engine.analysis.static import STATIC_STEP
 from engine.post.interfaces import interface_resultants
 from engine.post.joints import joint_admissibility, support_reactions
 from engine.post.networks import contact_network, contact_states
@@ -162,13 +163,20 @@ def _reaction_documents(ids, reactions):
                                   reactions.point.tolist())]
 
 
-def bond_fields(model, outcome):
-    """Per contact, its bond state ('intact', 'damaged', 'broken'; '' when dry) and damage (1 - s, nan when
-    dry) for a model with mortar joints (engine.contact.bonds); None without them."""
+def bond_fields(model, outcome, static_step=None):
+    """Per contact, its bond state ('intact', 'damaged', 'broken'; '' when it has no bond) and damage (D = 1 - d,
+    nan without a bond) for a model with mortar joints (engine.contact.bonds); None without them.
+
+    A static solution (``static_step``: its pseudo time step, s) is judged by its forces
+    (`Bonds.static_states`): its bonds have no history, so their damage is 0.
+    """
     bonds = outcome.bonds
     if bonds is None or not bonds.mortar.any():
         return None
-    return bonds.states(model), bonds.damage(model)
+    if static_step is None:
+        return bonds.states(model), bonds.damage(model)
+    states = bonds.static_states(model, outcome.friction, outcome.impulse, static_step)
+    return states, np.where(states == "", np.nan, 0.0)
 
 
 def _add_bond_documents(documents, bonds, starts):
@@ -261,7 +269,7 @@ def static_result(model, solution, analysis="static", load_factor=None, extra=No
     solver = dict(_solver_document(outcome.solver), warm_start=solution.warm_started)
     return Result(analysis, bool(solution.stable), solver, blocks, load_factor=load_factor, extra=more,
                   **_force_documents(mech, mech.position0, outcome, solution.force, states,
-                                     bond_fields(model, outcome)))
+                                     bond_fields(model, outcome, STATIC_STEP)))
 
 
 def dynamic_result(model, run, request):

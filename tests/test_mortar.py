@@ -277,13 +277,15 @@ def test_a_broken_joint_carries_no_tension():
     state = State.initial(mech)
     settings = StepSettings(time_step=1e-3, wrench=mech.dead_wrench)
     broken_before = set()          # keys of the contacts whose bond was broken when the step began
+    checked = 0                    # contacts checked while their bond was broken
     for _ in range(150):
         outcome = step(model, state, settings)
         keys = contact_keys(outcome.contacts, mech.n_blocks)
         was_broken = np.array([key in broken_before for key in keys.tolist()], bool)
         assert np.all(outcome.impulse[was_broken, 0] >= -1e-9 * np.abs(outcome.impulse[:, 0]).max())
+        checked += int(was_broken.sum())
         broken_before = set(keys[(outcome.bonds.states(model) == "broken")].tolist())
-    assert broken_before, "the overloaded arm should have torn off"
+    assert checked > 0, "the overloaded arm should have torn off and touched with broken bonds"
 
 
 # --- path dependence (seed 004 sec. 5.1) ----------------------------------------------------------

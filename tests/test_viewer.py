@@ -233,3 +233,24 @@ def test_token_from_the_address(browser, tmp_path):
             assert page.evaluate("window.extrados.drawn.contacts") > 0
             assert page.input_value("#example") == "column"
             assert token not in page.url, "the token stays in the address bar"
+
+
+def test_mortar_bonds_are_drawn(page, tmp_path):
+    """A mortared cantilever (a pier with an arm bonded to its side): every contact with a bond gets a dot, in
+    the colour of its state, and the legend names the states drawn."""
+    from tests.test_mortar import MORTAR, cantilever
+
+    model = cantilever(MORTAR)
+    path = tmp_path / "cantilever.json"
+    path.write_text(json.dumps(model))
+    page.set_input_files("#model-file", str(path))
+    page.select_option("#analysis-type", "static")
+    page.click("#run")
+    _wait_finished(page)
+    result = page.evaluate("window.extrados.lastResult")
+    bonded = [contact for contact in result["contacts"] if contact.get("bond")]
+    assert bonded and {contact["bond"] for contact in bonded} == {"intact"}
+    assert page.evaluate("window.extrados.drawn.bonds") == len(bonded)
+    assert "mortar bond, intact" in page.text_content("#legend")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer_mortar_bonds.png"))

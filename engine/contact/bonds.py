@@ -130,16 +130,35 @@ class Bonds:
         return factor
 
     def damage(self, model):
-        """(n_c,) D = 1 - d for display: 0 intact, 1 broken; nan for dry contacts (a Mohr-Coulomb bond
-        is 0 or 1)."""
+        """(n_c,) D = 1 - d for display: 0 intact, 1 broken; nan for contacts that were never bonded (a
+        Mohr-Coulomb bond is 0 or 1)."""
         lost = np.where(self.holding, 1.0 - self.secant_factor(model), 1.0)
-        return np.where(self.mortar, lost, np.nan)
+        return np.where(self.cylinder, lost, np.nan)
+
+    def as_bonded(self):
+        """These bonds as the run's first step made them: no history, every bonded contact holding."""
+        rows = self.rows.copy()
+        rows[:, KAPPA] = rows[:, BETA] = 0.0
+        rows[:, BROKEN] = 1.0 - rows[:, BONDED]
+        return Bonds(self.law, self.code, rows, self.area)
+
+    def static_states(self, model, friction, impulse, h):
+        """(n_c,) str of a static solution: 'damaged' where a bond's force reached its capacity (the joint's
+        strength is all used: it would start to soften or break), 'intact' elsewhere; '' for dry contacts.
+
+        A static solve is one step of a pseudo-time h from the drawn configuration: its motion is not an
+        opening history, so the bonds are judged by their forces (`at_capacity`).
+        """
+        bonded = self.as_bonded()
+        capacity = bonded.strengths(model, friction, impulse[:, 0] / h) * h
+        spent = bonded.holding & at_capacity(impulse, capacity)
+        return np.where(~bonded.holding, "", np.where(spent, "damaged", "intact"))
 
     def states(self, model):
-        """(n_c,) str, 'intact', 'damaged' or 'broken' for contacts of mortar laws, '' for dry ones."""
+        """(n_c,) str, 'intact', 'damaged' or 'broken' for contacts bonded when the run started, '' for others."""
         damage = self.damage(model)
-        return np.where(~self.mortar, "", np.where(self.rows[:, BROKEN] > 0.0, "broken",
-                                                   np.where(damage > 0.0, "damaged", "intact")))
+        return np.where(~self.cylinder, "", np.where(self.rows[:, BROKEN] > 0.0, "broken",
+                                                     np.where(damage > 0.0, "damaged", "intact")))
 
 
 def updated_rows(model, bonds, gap_after, slip_step, impulse, cohesion_impulse, h):

@@ -21,6 +21,9 @@ export const COLOURS = {
   reaction: 0x1e9e4a,
   thrust: 0xd62828,
   load: 0x222222,
+  intact: 0x2a9d4b,     // a mortar bond that holds
+  damaged: 0xf2b134,    // a mortar bond that has softened
+  broken: 0x111111,     // a mortar bond lost for good
 };
 
 // Yellow-orange-red (ColorBrewer YlOrRd) for displacements from 0 to the largest of the run.
@@ -34,6 +37,7 @@ const LONGEST_LOAD_ARROW = 0.25;
 const ARROW_RADIUS = 0.008;
 const CONTACT_ARROW_RADIUS = 0.005;
 const THRUST_RADIUS = 0.009;
+const BOND_RADIUS = 0.012;
 const MOVABLE_OPACITY = 0.5;
 const SUPPORT_OPACITY = 0.55;
 
@@ -58,7 +62,7 @@ export class View {
     this.controls.addEventListener('change', () => this.render());
 
     this.layers = {};
-    for (const name of ['blocks', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions']) {
+    for (const name of ['blocks', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions', 'bonds']) {
       this.layers[name] = new THREE.Group();
       this.scene.add(this.layers[name]);
     }
@@ -289,6 +293,29 @@ export function contactLayer(result, isSupport, size) {
     COLOURS[contact.state] ?? COLOURS.open));
   return {objects: arrowObjects(arrows, CONTACT_ARROW_RADIUS * size), count: arrows.length,
           largest: Math.max(0, ...magnitudes), states: new Set(loaded.map((contact) => contact.state))};
+}
+
+/**
+ * The bonds of mortar joints: a dot on every contact point that has one (its "bond" field),
+ * coloured intact, damaged or broken. Contacts of dry joints have no bond and no dot.
+ *
+ * @returns {{objects: THREE.Object3D[], count: number, states: Set<string>}}
+ */
+export function bondLayer(result, size) {
+  const bonded = result.contacts.filter((contact) => contact.bond);
+  const objects = [];
+  const matrix = new THREE.Matrix4();
+  const rotation = new THREE.Quaternion();
+  const scale = new THREE.Vector3(1, 1, 1).multiplyScalar(BOND_RADIUS * size);
+  for (const state of ['intact', 'damaged', 'broken']) {
+    const mine = bonded.filter((contact) => contact.bond === state);
+    if (!mine.length) continue;
+    const dots = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 10, 6),
+                                         new THREE.MeshLambertMaterial({color: COLOURS[state]}), mine.length);
+    mine.forEach((contact, i) => dots.setMatrixAt(i, matrix.compose(vector3(contact.point), rotation, scale)));
+    objects.push(dots);
+  }
+  return {objects, count: bonded.length, states: new Set(bonded.map((contact) => contact.bond))};
 }
 
 /**

@@ -7,8 +7,8 @@
 import * as THREE from 'three';
 import {ApiError, analyse, exampleModel, listExamples} from '/static/api.js';
 import {
-  COLOURS, DISPLACEMENT_RAMP_CSS, View, blockObjects, contactLayer, displacementColour, interfaceLayers, loadLayer,
-  quaternion, thrustLayer,
+  COLOURS, DISPLACEMENT_RAMP_CSS, View, blockObjects, bondLayer, contactLayer, displacementColour, interfaceLayers,
+  loadLayer, quaternion, thrustLayer,
 } from '/static/scene.js';
 
 const $ = (id) => document.getElementById(id);
@@ -37,7 +37,7 @@ const extrados = {
   lastResult: null,
   lastError: null,
   progress: [],        // progress fractions (0-1) shown for the last job
-  drawn: {blocks: 0, loads: 0, contacts: 0, resultants: 0, thrustLines: 0, reactions: 0},
+  drawn: {blocks: 0, loads: 0, contacts: 0, resultants: 0, thrustLines: 0, reactions: 0, bonds: 0},
   runExample,
   runModel,
   setFrame,
@@ -426,14 +426,17 @@ function drawResultLayers(result) {
   const joints = result ? interfaceLayers(result, isSupportOf(app.model), view.size)
     : {resultants: empty, reactions: empty, largest: 0};
   const thrust = result ? thrustLayer(result, view.size) : empty;
+  const bonds = result ? bondLayer(result, view.size) : empty;
   view.setLayer('contacts', contacts.objects);
+  view.setLayer('bonds', bonds.objects);
   view.setLayer('resultants', joints.resultants.objects);
   view.setLayer('reactions', joints.reactions.objects);
   view.setLayer('thrustLines', thrust.objects);
   Object.assign(extrados.drawn, {contacts: contacts.count, resultants: joints.resultants.count,
-                                 reactions: joints.reactions.count, thrustLines: thrust.count});
+                                 reactions: joints.reactions.count, thrustLines: thrust.count, bonds: bonds.count});
   app.largest = {contact: contacts.largest, joint: joints.largest};
   app.drawnStates = contacts.states;
+  app.bondStates = bonds.states;
 }
 
 /** The largest displacement of each block over the run, and of all blocks (m). */
@@ -535,6 +538,11 @@ function showLegend() {
       items.push(legendNote(`longest joint arrow ${formatForce(app.largest.joint)}`));
     }
     if (layerOn('thrustLines') && extrados.drawn.thrustLines) items.push(legendItem('arrow', COLOURS.thrust, 'thrust line'));
+    if (layerOn('bonds') && extrados.drawn.bonds) {
+      for (const state of ['intact', 'damaged', 'broken']) {
+        if (app.bondStates.has(state)) items.push(legendItem('swatch', COLOURS[state], `mortar bond, ${state}`));
+      }
+    }
     if (app.result.frames.length && app.frame !== app.result.frames.length - 1) {
       items.push(legendNote('forces are drawn at the last frame'));
     }
