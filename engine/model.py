@@ -415,13 +415,15 @@ class Model:
         dict with
             pair_keys : (n_assigned,) int64, sorted keys min(a, b) * n_blocks + max(a, b)
             pair_law : (n_assigned,) int64, index of the law of each assigned pair
-            friction, normal_stiffness, shear_stiffness : (n_laws,) float64 (nan: no stiffness)
+            friction, normal_stiffness, shear_stiffness : (n_laws,) float64, a Coulomb joint's optional
+                stiffnesses (nan: none)
             law_code : (n_laws,) int64, engine.contact.cohesive COULOMB, MOHR_COULOMB or COHESIVE
             cohesion, tensile_strength : (n_laws,) float64, Pa, the strengths of a bonded joint
                 (mohr_coulomb: its cohesion and tensile strength; cohesive: sigma_e of modes II and I)
+            bond_stiffness : (n_laws, 2) float64, Pa/m, K0 of modes I and II of a cohesive law (nan: none),
+                which make its bonded contacts compliant (engine.pipeline.compliance_of_bonds)
             cohesive : list of CohesiveLaw or None per law
-        Law 0 is the default joint. A cohesive law's stiffnesses are its modes' K0 (seed 004), which
-        make its bonded contacts compliant (engine.contact.laws).
+        Law 0 is the default joint.
         """
         laws = [self.default_joint()]
         names = {}
@@ -440,10 +442,10 @@ class Model:
         cohesive = [CohesiveLaw.from_dict(law, "joints") if law["law"] == "cohesive" else None for law in laws]
         return {"pair_keys": np.asarray(keys, np.int64)[order], "pair_law": np.asarray(law_of_pair, np.int64)[order],
                 "friction": np.array([law["friction"] for law in laws], float),
-                "normal_stiffness": np.array([c.mode_I.stiffness if c else law.get("normal_stiffness", np.nan)
-                                              for law, c in zip(laws, cohesive)], float),
-                "shear_stiffness": np.array([c.mode_II.stiffness if c else law.get("shear_stiffness", np.nan)
-                                             for law, c in zip(laws, cohesive)], float),
+                "normal_stiffness": np.array([law.get("normal_stiffness", np.nan) for law in laws], float),
+                "shear_stiffness": np.array([law.get("shear_stiffness", np.nan) for law in laws], float),
+                "bond_stiffness": np.array([(c.mode_I.stiffness, c.mode_II.stiffness) if c else (np.nan, np.nan)
+                                            for c in cohesive], float).reshape(-1, 2),
                 "law_code": np.array([LAW_CODES[law["law"]] for law in laws], np.int64),
                 "cohesion": np.array([c.mode_II.strength if c else law.get("cohesion", 0.0)
                                       for law, c in zip(laws, cohesive)], float),

@@ -261,7 +261,8 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     h = settings.time_step
     if contacts is None:
         contacts = detect(model, state)
-    friction, compliance = contact_parameters(model, contacts)
+    law = contact_laws(model, contacts)
+    friction, compliance = contact_parameters(model, contacts, law)
     keys = contact_keys(contacts, mech.n_blocks)
     pair = pair_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64), mech.n_blocks)
     if impulse_guess is None:
@@ -269,7 +270,7 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     else:
         gamma0, stretch = impulse_guess, np.zeros((contacts.n_contacts, 3))
         source = np.full(contacts.n_contacts, -1, np.int64)
-    bonds = contact_bonds(model, state, contacts, source)
+    bonds = contact_bonds(model, state, contacts, source, law)
     cohesion, bond_gap, cone_friction = None, None, friction
     if bonds.mortar.any():
         compliance, stretch, cone_friction, cohesion, bond_gap = bonded_inputs(model, bonds, friction, compliance,
@@ -352,10 +353,10 @@ def stretch_of_bonds(model, bonds, stretch):
     return stretch
 
 
-def contact_bonds(model, state, contacts, source):
-    """Bonds of the current contacts: their rows taken over from the previous step (``source``), or fresh
-    ones, bonded when the state has not bonded any yet (the run's first step)."""
-    law = contact_laws(model, contacts)
+def contact_bonds(model, state, contacts, source, law):
+    """Bonds of the current contacts, whose joint laws are ``law`` (n_c,): their rows taken over from the
+    previous step (``source``), or fresh ones, bonded when the state has not bonded any yet (the run's
+    first step)."""
     code = model.joint_table["law_code"][law]
     rows = gathered_bonds(state.warm_bond, source, np.asarray(contacts.gap, float), not state.bonds_made)
     area = tributary_area(contacts) if (code != COULOMB).any() else np.zeros(len(law))
@@ -366,26 +367,25 @@ def contact_bonds(model, state, contacts, source):
 
 
 def compliance_of_bonds(model, bonds, compliance):
-    """The compliance of the contacts of cohesive joints: rigid again once the bond is lost (a broken mortar
-    joint is a dry Coulomb joint, seed 004 sec. 3.1), and damaged, 1 / (d K0), while it holds and was
-    not in compression at the step before, so that it unloads along its secant to the origin.
+    """The compliance of the contacts of cohesive joints whose bond holds: 1 / (d K0), damaged, when it was
+    not in compression at the step before, so that it unloads along its secant to the origin. Contacts
+    whose bond is lost keep the rigid compliance `contact_parameters` gives (a broken mortar joint is a
+    dry Coulomb joint, seed 004 sec. 3.1).
 
     A bond in compression keeps K0: compression does not damage (eq. 10), and its shear capacity holds
     friction besides the cohesion (Bonds.strengths), which a secant through the cohesive curve alone
     could not reach; it unloads along K0 as a plastic slip would.
     """
-    cohesive = bonds.code == COHESIVE
-    if not cohesive.any():
+    holding = (bonds.code == COHESIVE) & bonds.holding
+    if not holding.any():
         return compliance
     compliance = compliance.copy()
-    compliance[cohesive & ~bonds.holding] = model.settings["compliance"]
-    holding = cohesive & bonds.holding
     table = model.joint_table
     factor = np.where(bonds.rows[:, NORMAL] <= 0.0, bonds.secant_factor(model), 1.0)[holding]
     # a bond is a spring both ways with its full opening as bias (engine.contact.assemble.bond_bias)
-    compliance[holding, 0] = 1.0 / (factor * table["normal_stiffness"][bonds.law[holding]] * bonds.area[holding])
-    compliance[holding, 1:] = (1.0 / (factor * table["shear_stiffness"][bonds.law[holding]]
-                                      * bonds.area[holding]))[:, None]
+    stiffness = table["bond_stiffness"][bonds.law[holding]] * (factor * bonds.area[holding])[:, None]  # N/m
+    compliance[holding, 0] = 1.0 / stiffness[:, 0]
+    compliance[holding, 1:] = 1.0 / stiffness[:, 1:]
     return compliance
 
 

@@ -341,7 +341,7 @@ def energy_release(mortar, path, h=1e-3):
     state = State.initial(mech)
     actuator, block = model.block_ids.index("actuator"), model.block_ids.index("block")
     start = state.position[block].copy()
-    stiffness = model.joint_table["normal_stiffness"][0], model.joint_table["shear_stiffness"][0]
+    stiffness = mortar["mode_I"]["stiffness"], mortar["mode_II"]["stiffness"]
     displacement, force, release, before = [], [], 0.0, None
     for velocity in path:
         prescribed = np.zeros((mech.n_blocks, 6))

@@ -70,14 +70,16 @@ def contact_laws(model, contacts):
                            table["pair_law"])
 
 
-def contact_parameters(model, contacts):
+def contact_parameters(model, contacts, law=None):
     """Friction (n_c,) and compliance (n_c, 3) in m/N, as it enters E = c / h^2, of every contact.
 
     For a joint with stiffness the normal entry is PENETRATION_RECOVERY / K and the tangential ones
     1 / K, so that a contact at rest carries K times its penetration or stretch (module docstring).
+    ``law`` is `contact_laws` of the contacts when the caller has it already.
     """
     table = model.joint_table
-    law = contact_laws(model, contacts)              # (n_c,) law of each contact
+    if law is None:
+        law = contact_laws(model, contacts)          # (n_c,) law of each contact
     friction = table["friction"][law]
     compliance = np.full((len(contacts.gap), 3), model.settings["compliance"])
     stiff = np.isfinite(table["normal_stiffness"]) | np.isfinite(table["shear_stiffness"])   # (n_laws,)
