@@ -25,15 +25,24 @@ slip delta_t (relative tangential displacement since bonding):
     delta_m = sqrt(<delta_n>^2 + delta_t^2),  beta = delta_t / <delta_n>          (eq. 12, 13)
 
 (compression does not damage: <x> = max(x, 0)). In units of f = traction / stiffness (m) the
-mixed-mode curve starts at delta_m^e (eq. 14, the quadratic initiation eq. 10-11), and its area
-G satisfies the linear energy criterion (eq. 15 with n = m = 1): with cos^2 = 1 / (1 + beta^2),
+mixed-mode curve is fixed by three openings, each a function of beta and the pure modes':
 
-    G (K_I cos^2 / J_I + K_II sin^2 / J_II) = 1,
+    delta_m^e = delta_I^e delta_II^e sqrt((1 + beta^2) / (delta_II^e^2 + beta^2 delta_I^e^2))     (eq. 14)
+    delta_m^c = delta_I^c delta_II^c sqrt((1 + beta^2) / (delta_II^c^2 + beta^2 delta_I^c^2))     (eq. 16)
+    delta_m^u = (1 + beta^2) / delta_m^c * delta_I^c delta_I^u delta_II^c delta_II^u
+                / (delta_II^c delta_II^u + beta^2 delta_I^c delta_I^u)                            (eq. 17)
 
-since along a proportional path J_mI = K_I cos^2 G and J_mII = K_II sin^2 G. Its ultimate
-opening interpolates the pure modes' as eq. 14 does the initiation (eq. 17's printed form is
-garbled in our copy of the paper; this reproduces both pure modes), and Phi splits G at the
-cross-over as in a pure mode. The history kappa = max delta_m (with beta when it was reached)
+and by the energy split Phi, the same in every direction (sec. 3.2: micro-cracking and crack
+bridging end together), which gives the cross-over traction (`crossover_value`). Eq. 14 is the
+quadratic initiation criterion (eq. 10-11); eq. 17 is the linear energy criterion (eq. 15 with
+n = m = 1) written for the bridging branch, as Camanho and Davila write it for a linear softening,
+so the area G of the mixed curve meets eq. 15, G (K_I cos^2 / J_I + K_II sin^2 / J_II) = 1
+(cos^2 = 1 / (1 + beta^2)), closely rather than exactly (within 8 % for Tables 1-2). Our copy of
+the paper prints eq. 16 and 17 garbled (eq. 16 with a stray root and no 1 + beta^2 under it, eq.
+17 with three factors above the line); the forms above keep the printed shapes, give the pure
+modes' openings at beta = 0 and beta = inf (which fixes eq. 17's numerator), and make eq. 16 eq. 14
+for the cross-over, as "the same assumption" says. Where the two modes' Phi differ, Phi is interpolated
+with cos^2 and sin^2. The history kappa = max delta_m (with beta when it was reached)
 fixes the strength fraction s = f(kappa) / delta_m^e in [0, 1], the capacities
 T = a sigma_e,I s and C = a sigma_e,II s + mu N, and the damage variable d = K / K0 = f(kappa) /
 kappa: the bond is a spring of stiffness d K0 on its whole opening and slip, so it unloads along
@@ -149,7 +158,8 @@ class CohesiveLaw:
                    BilinearMode.from_dict(joint["mode_II"], f"{path}.mode_II"), float(joint["friction"]))
 
     def mixed_curve(self, beta):
-        """(delta_e, delta_c, f_c, delta_u, area) of the mixed-mode curve at slip ratios beta (n,), in f units (m).
+        """(delta_e, delta_c, f_c, delta_u, area) of the mixed-mode curve at slip ratios beta (n,), in f units (m):
+        eq. 14, 16 and 17, and the cross-over value f_c from the energy split Phi.
 
         beta = inf is pure mode II, 0 pure mode I.
         """
@@ -158,10 +168,13 @@ class CohesiveLaw:
         cos2 = np.where(np.isinf(beta), 0.0, 1.0 / (1.0 + np.where(np.isinf(beta), 0.0, beta) ** 2))
         sin2 = 1.0 - cos2
         elastic = elliptic(one.elastic, two.elastic, cos2, sin2)                          # eq. 14
-        ultimate = elliptic(one.ultimate, two.ultimate, cos2, sin2)
-        area = 1.0 / (one.stiffness * cos2 / one.energy + two.stiffness * sin2 / two.energy)  # eq. 15
+        cross = elliptic(one.crossover, two.crossover, cos2, sin2)                        # eq. 16
+        bridging_I, bridging_II = one.crossover * one.ultimate, two.crossover * two.ultimate
+        # eq. 17, divided through by 1 + beta^2 = 1 / cos^2
+        ultimate = bridging_I * bridging_II / (cross * (cos2 * bridging_II + sin2 * bridging_I))
         ratio = one.ratio * cos2 + two.ratio * sin2
-        cross, value = split_area(elastic, ultimate, area, ratio)
+        value = crossover_value(elastic, cross, ultimate, ratio)
+        area = 0.5 * (elastic * cross + value * (ultimate - elastic))
         return elastic, cross, value, ultimate, area
 
     def strength_fraction(self, kappa, beta):
@@ -180,20 +193,14 @@ def elliptic(first, second, cos2, sin2):
     return 1.0 / np.sqrt(cos2 / first ** 2 + sin2 / second ** 2)
 
 
-def split_area(elastic, ultimate, area, ratio):
-    """(delta_c, f_c) of the bilinear curve in f units (f = stress / stiffness) with the given area and split;
-    the vectorized form of `crossover` with K0 = 1, falling back to the straight softening where none fits."""
-    elastic, ultimate, area, ratio = np.broadcast_arrays(*(np.asarray(x, float) for x in (elastic, ultimate, area,
-                                                                                           ratio)))
-    after = 2.0 * (1.0 - ratio) * area
-    before = 2.0 * ratio * area - elastic * elastic
-    a = -elastic
-    b = elastic * (elastic + ultimate) + after + before
-    c = -(elastic * elastic * ultimate + after * elastic + before * ultimate)
-    root = (-b + np.sqrt(np.maximum(b * b - 4.0 * a * c, 0.0))) / (2.0 * a)
-    other = (-b - np.sqrt(np.maximum(b * b - 4.0 * a * c, 0.0))) / (2.0 * a)
-    cross = np.where((root >= elastic) & (root < ultimate), root, other)
-    fits = (cross >= elastic) & (cross < ultimate)
-    cross = np.where(fits, cross, elastic)
-    value = np.where(fits, after / np.maximum(ultimate - cross, 1e-300), elastic)
-    return cross, np.clip(value, 0.0, elastic)
+def crossover_value(elastic, cross, ultimate, ratio):
+    """f_c, the cross-over value of a bilinear curve through (delta_e, delta_e), (delta_c, f_c) and (delta_u, 0)
+    whose area before delta_c is the fraction Phi of the whole (f units, m; all arguments broadcast).
+
+    The areas are J_mu = (delta_e delta_c + f_c (delta_c - delta_e)) / 2 and J_b = f_c (delta_u - delta_c) / 2,
+    and (1 - Phi) J_mu = Phi J_b is linear in f_c. Where no f_c in [0, delta_e] gives the split, the nearest
+    bound is taken (the curve closest to it that still softens).
+    """
+    denominator = ratio * (ultimate - cross) - (1.0 - ratio) * (cross - elastic)
+    value = (1.0 - ratio) * elastic * cross / np.where(denominator > 0.0, denominator, np.inf)
+    return np.where(denominator > 0.0, np.clip(value, 0.0, elastic), elastic)
