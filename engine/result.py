@@ -262,7 +262,8 @@ def static_result(model, solution, analysis="static", load_factor=None, extra=No
     orientation = np.tile([1.0, 0.0, 0.0, 0.0], (mech.n_blocks, 1))
     blocks = _block_documents(mech, mech.position0, orientation, solution.velocity, stress)
     # a static solution that stands has no sliding contact; one that does not stand is a mechanism
-    states = contact_states(outcome.impulse, outcome.friction, np.full(len(contacts.gap), not solution.stable))
+    bonded = None if outcome.bonds is None else outcome.bonds.as_bonded().holding
+    states = contact_states(outcome.impulse, outcome.friction, np.full(len(contacts.gap), not solution.stable), bonded)
     more = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed),
             "stress_summary": _json_safe(stress_summary(mech, mech.position0, stress))}
     more.update(extra or {})

@@ -81,7 +81,7 @@ class State:
     warm_pair_index: np.ndarray = field(default_factory=lambda: key_index(np.zeros(0, np.int64)))  # key_index(warm_pair)
     warm_point: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))            # (n_prev, 3) m, world points
     warm_bond: np.ndarray = field(default_factory=lambda: np.zeros((0, BOND_COLUMNS)))  # (n_prev, 9) bond rows
-    bonds_made: bool = False      # the run's first contacts were bonded (engine.contact.bonds)
+    bonds_made: bool = False      # the run's (or the stage's) first contacts were bonded (engine.contact.bonds)
     detection_cache: DetectionCache = field(default_factory=DetectionCache)  # engine.collision.coherence
     active: np.ndarray = None     # (n_blocks,) bool, blocks built so far (construction); None: all
 

@@ -215,6 +215,8 @@ def run_stage(model, state, request, blocks, motion=None, cancel=None):
     quiet_from = motion_end(motion) if motion else 0.0
     n_steps = int(np.ceil((quiet_from + request.max_stage_duration) / h))
     settings = step_settings(model, request, wrench)
+    # the stage lays its blocks in fresh mortar: the contacts its first step finds are bonded (engine.contact.bonds)
+    state.bonds_made = False
     outcome = None
     for k in range(1, n_steps + 1):
         if motion:

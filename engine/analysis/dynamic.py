@@ -112,9 +112,12 @@ class StepStart:
 
 def step_contact_states(outcome):
     """(n_c,) 'stick', 'slip' or 'open' of a step's contacts: sliding where the tangential
-    relative velocity at the end of the step exceeds TOL.event_speed."""
+    relative velocity at the end of the step exceeds TOL.event_speed; a contact whose mortar bond
+    holds is closed."""
     sliding = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
-    return contact_states(outcome.impulse, outcome.friction, sliding)
+    bonds = outcome.bonds
+    bonded = None if bonds is None else bonds.cylinder & bonds.holding
+    return contact_states(outcome.impulse, outcome.friction, sliding, bonded)
 
 
 def network_counts(outcome, h):

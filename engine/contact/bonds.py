@@ -9,7 +9,7 @@ kept from step to step with the contact's persistent key like its impulse (engin
     BOND_GAP  m, the gap the contact was bonded at: openings are measured from it
     SLIP      m (3 columns, world), relative tangential displacement since bonding
     NORMAL    N, the contact's normal force in the last step, compression positive
-    BONDED    1 for a contact that was bonded when the run started (holding or broken since), else 0
+    BONDED    1 for a contact bonded when it was first found (holding or broken since), else 0
 
 The set of a bonded contact is the cylinder {n >= -T, ||t|| <= C} with its friction in C:
 C = a c s + mu <N>, <N> the compression of the step before (seed 004 fig. 11: the peak shear is
@@ -19,9 +19,10 @@ engine.analysis.limit says the same of limit analysis): between blocks held in p
 wall or a shear test, that dilation builds compression, hence friction, without end. The
 cylinder's flow is tangential. Contacts that were never bonded keep the engine's cone.
 
-Contacts present when a run starts (with a gap below TOL.bond_gap) are bonded; contacts made
-later, contacts of pairs that touch along an edge or at a corner only (no joint area), and
-contacts of Coulomb joints, are dry: BROKEN = 1.
+Contacts present when a run starts (with a gap below TOL.bond_gap) are bonded, and in a
+construction run those first found when a stage lays its blocks; contacts made later, contacts
+of pairs that touch along an edge or at a corner only (no joint area), and contacts of Coulomb
+joints, are dry: BROKEN = 1.
 """
 from dataclasses import dataclass
 
@@ -39,7 +40,7 @@ BOND_COLUMNS = 9
 
 def fresh_bonds(gap, bonding):
     """(n, BOND_COLUMNS) rows of contacts seen for the first time: bonded at their gap when ``bonding``
-    (the run's first detection) and the gap is below TOL.bond_gap, dry otherwise."""
+    (the first detection of a run, or of a construction stage) and the gap is below TOL.bond_gap, dry otherwise."""
     rows = np.zeros((len(gap), BOND_COLUMNS))
     rows[:, BOND_GAP] = gap
     rows[:, BONDED] = np.where(bonding & (np.asarray(gap) <= TOL.bond_gap), 1.0, 0.0)
@@ -79,7 +80,7 @@ class Bonds:
 
     @property
     def cylinder(self):
-        """(n_c,) bool, contacts of a mortar law bonded when the run started: their set is a cylinder."""
+        """(n_c,) bool, contacts of a mortar law that were bonded: their set is a cylinder."""
         return self.mortar & (self.rows[:, BONDED] > 0.0)
 
     @property
@@ -155,7 +156,7 @@ class Bonds:
         return np.where(~bonded.holding, "", np.where(spent, "damaged", "intact"))
 
     def states(self, model):
-        """(n_c,) str, 'intact', 'damaged' or 'broken' for contacts bonded when the run started, '' for others."""
+        """(n_c,) str, 'intact', 'damaged' or 'broken' for contacts that were bonded, '' for others."""
         damage = self.damage(model)
         return np.where(~self.cylinder, "", np.where(self.rows[:, BROKEN] > 0.0, "broken",
                                                      np.where(damage > 0.0, "damaged", "intact")))

@@ -24,7 +24,7 @@ class ContactNetwork:
     counts: dict              # {"stick", "slip", "open", "closed", "strong", "weak"}: int
 
 
-def contact_states(impulse, friction, sliding):
+def contact_states(impulse, friction, sliding, bonded=None):
     """'open', 'stick' or 'slip' for each contact.
 
     Parameters
@@ -32,20 +32,25 @@ def contact_states(impulse, friction, sliding):
     impulse : (n_c, 3) float64, N s (or N), in the contact frame (n, u, v)
     friction : (n_c,) float64
     sliding : (n_c,) bool, the contact slides (its tangential velocity is not negligible)
+    bonded : (n_c,) bool or None, contacts a mortar bond holds (engine.contact.bonds): closed
+        whatever their normal force, since the bond carries tension; they slip where they slide
 
     Returns
     -------
     (n_c,) str
         open: normal impulse at or below TOL.open_contact_relative of the largest;
         slip: the impulse lies on the Coulomb cone (|t| >= (1 - TOL.slip_relative) mu n)
-        and the contact slides; stick otherwise.
+        and the contact slides; stick otherwise. A bonded contact is stick or slip, by whether it slides.
     """
     normal = impulse[:, 0]
     tangential = np.linalg.norm(impulse[:, 1:], axis=1)
     largest = np.abs(normal).max(initial=0.0)
     is_open = normal <= TOL.open_contact_relative * largest
     on_cone = tangential >= (1.0 - TOL.slip_relative) * friction * normal
-    return np.where(is_open, "open", np.where(on_cone & sliding, "slip", "stick"))
+    states = np.where(is_open, "open", np.where(on_cone & sliding, "slip", "stick"))
+    if bonded is None:
+        return states
+    return np.where(bonded, np.where(sliding, "slip", "stick"), states)
 
 
 def contact_network(states, normal_force):
