@@ -12,6 +12,7 @@ from server.guards import register_guards
 from server.jobs.runner import JobRunner
 from server.jobs.store import JobStore
 from server.routes import analyses, docs, examples, health, jobs, viewer
+from server.warmup import EngineWarmUp
 
 STATIC_FOLDER = os.path.join(os.path.dirname(__file__), "static")
 # Windows registries sometimes map .js to text/plain, which browsers refuse for ES modules
@@ -27,6 +28,7 @@ class Services:
     cache: AnalysisCache
     store: JobStore
     runner: JobRunner
+    warm_up: EngineWarmUp
 
 
 def create_app(config=None, start_jobs=True):
@@ -53,7 +55,8 @@ def create_app(config=None, start_jobs=True):
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json.sort_keys = False
     store = JobStore(config.data_dir)
-    services = Services(config, AnalysisCache(max_models=config.cached_models), store, JobRunner(store, config))
+    services = Services(config, AnalysisCache(max_models=config.cached_models), store, JobRunner(store, config),
+                        EngineWarmUp())
     app.extensions["extrados"] = services
     register_error_handlers(app)
     register_guards(app, config)
@@ -61,6 +64,8 @@ def create_app(config=None, start_jobs=True):
         app.register_blueprint(module.blueprint)
     if start_jobs:
         services.runner.start()
+    if config.warm_up:
+        services.warm_up.start()
     return app
 
 

@@ -34,6 +34,8 @@ class Config:
     result_max_age_s, result_max_bytes : finished jobs older than the age, or the oldest ones
         past the total size of result files, expire (their files are deleted, the job says so).
     cached_models : geometries kept by the analysis cache for live updates.
+    warm_up : compile and load the engine's kernels in the background as the app starts
+        (`server.warmup`); `extrados serve` turns it on unless given --no-warm-up.
     """
 
     host: str = "127.0.0.1"
@@ -51,6 +53,7 @@ class Config:
     result_max_age_s: float = 7 * 24 * 3600.0
     result_max_bytes: int = 2048 * MIB
     cached_models: int = 16
+    warm_up: bool = False
 
     def with_changes(self, **changes):
         """A copy with some settings changed (unknown names raise TypeError)."""

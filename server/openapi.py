@@ -96,7 +96,12 @@ def paths():
     example_names = list(GENERATORS)
     return {
         "/health": {"get": {"summary": "Is the service up", "security": [], "responses": {"200": {
-            "description": "up", "content": json_content({"type": "object", "required": ["status"]})}}}},
+            "description": "up; engine: the warm-up of the engine's compiled kernels (state off, warming, ready or "
+                           "failed; seconds it took)",
+            "content": json_content({"type": "object", "required": ["status", "engine"], "properties": {
+                "engine": {"type": "object", "required": ["state"], "properties": {
+                    "state": {"enum": ["off", "warming", "ready", "failed"]}, "seconds": {"type": "number"},
+                    "error": {"type": "string"}}}}})}}}},
         "/v1/analyses": {"post": {
             "summary": "Analyse a model: static and load_factor answer at once, dynamic and construction as jobs",
             "parameters": [{"name": "async", "in": "query", "required": False, "schema": {"enum": ["true", "false"]},

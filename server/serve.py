@@ -39,6 +39,8 @@ def parser():
                    help="days a finished job's result is kept")
     p.add_argument("--result-max-mb", type=float, default=defaults.result_max_bytes / MIB,
                    help="total size of kept results, MiB (the oldest expire first)")
+    p.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                   help="do not compile the engine's kernels as the service starts (the first analysis then does)")
     p.add_argument("--example", help="print the viewer address that opens with this example analysed (e.g. arch)")
     return p
 
@@ -49,7 +51,7 @@ def config_from(args):
                   max_blocks=args.max_blocks, compute_time_limit_s=args.compute_time_limit,
                   job_time_limit_s=args.job_time_limit, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
                   threads=args.threads, result_max_age_s=args.result_max_age * 86400.0,
-                  result_max_bytes=int(args.result_max_mb * MIB))
+                  result_max_bytes=int(args.result_max_mb * MIB), warm_up=args.warm_up)
 
 
 def viewer_address(host, port, example=None, token=None):

@@ -21,6 +21,7 @@ from engine import analyze
 from engine.generators import generate
 from server.config import Config
 from server.openapi import openapi_document
+from tests.gh_harness import Component
 from tests.server_harness import Client, running_service
 
 ARCH = generate("arch", voussoirs=10)
@@ -258,10 +259,10 @@ def test_results_expire_by_age_and_by_size(tmp_path):
 
 # --- restart --------------------------------------------------------------------------------------
 
-def start_service_process(data_dir, *extra):
-    """``python -m server`` on a free port; returns (process, base URL)."""
+def start_service_process(data_dir, *extra, env=None):
+    """``python -m server`` on a free port (environment ``env``, or this one's); returns (process, base URL)."""
     process = subprocess.Popen([sys.executable, "-m", "server", "--port", "0", "--data-dir", str(data_dir), *extra],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     printed = []
     for line in process.stdout:  # log lines (an interrupted job, say) may come first
         printed.append(line)
@@ -294,6 +295,57 @@ def test_restart_keeps_finished_results_and_fails_interrupted_jobs(tmp_path):
         assert job["state"] == "failed" and "interrupted" in job["error"]["message"]
         status, body, _ = client.get(running["url"] + "/result")
         assert status == 409 and "interrupted" in body["error"]["message"]
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+# --- warm-up ---------------------------------------------------------------------------------------
+
+def wait_until_warm(client, timeout=600.0):
+    """Poll /health until the engine's warm-up has ended; its report."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        engine_state = client.get("/health")[1]["engine"]
+        if engine_state["state"] != "warming":
+            return engine_state
+        time.sleep(0.2)
+    raise AssertionError("the engine did not warm up")
+
+
+def test_health_reports_the_warm_up_and_the_service_answers_after_it(tmp_path):
+    with running_service(data_dir=str(tmp_path / "cold")) as client:
+        assert client.get("/health")[1]["engine"] == {"state": "off"}
+    with running_service(data_dir=str(tmp_path / "warm"), warm_up=True) as client:
+        assert client.get("/health")[1]["engine"]["state"] in ("warming", "ready")
+        report = wait_until_warm(client)
+        assert report["state"] == "ready" and report["seconds"] > 0.0
+        status, result, _ = client.post("/v1/analyses", {"model": ARCH})
+        assert status == 200 and result["stable"] is True and result["solver"]["converged"]
+
+
+def test_a_fresh_install_compiles_before_the_compute_time_limit_starts(tmp_path):
+    """`extrados serve` with an empty numba cache (a fresh install): the first static analysis arrives while
+    the warm-up compiles the kernels (a minute or more) and, with a compute time limit of 20 s, still answers
+    200, since its time starts after the warm-up. Meanwhile the Grasshopper Service component says the engine is
+    warming up. With --no-warm-up the service says the engine is off."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    process, base = start_service_process(tmp_path / "data", "--compute-time-limit", "20", env=env)
+    client = Client(base)
+    try:
+        assert client.get("/health")[1]["engine"]["state"] == "warming"
+        grasshopper = Component("Extrados_Service")   # the Grasshopper component tells its user
+        assert grasshopper(url=base)["service"] is not None and grasshopper.message == "connected, warming up"
+        assert "compiling its engine" in grasshopper.remarks[0]
+        status, result, _ = client.post("/v1/analyses", {"model": ARCH}, timeout=900)
+        assert status == 200 and result["stable"] is True
+        assert client.get("/health")[1]["engine"]["state"] == "ready"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    process, base = start_service_process(tmp_path / "data", "--no-warm-up")
+    try:
+        assert Client(base).get("/health")[1]["engine"] == {"state": "off"}
     finally:
         process.terminate()
         process.wait(timeout=20)

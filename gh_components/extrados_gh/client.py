@@ -152,7 +152,8 @@ class ExtradosClient(object):
     # --- the service ------------------------------------------------------------------------
 
     def health(self):
-        """The service's ``{"status": "ok", "service", "version"}``."""
+        """The service's ``{"status": "ok", "service", "version", "engine": {"state", ...}}`` (engine: the
+        warm-up of its compiled kernels, ``off``, ``warming``, ``ready`` or ``failed``)."""
         return self.request("GET", "/health")[1]
 
     def examples(self):

@@ -27,7 +27,12 @@ def service(context, url, token, timeout):
                             timeout=number(timeout, "Timeout", DEFAULT_TIMEOUT_S, positive=True))
     health = client.health()
     client.examples()  # /health answers without a token: this request checks the token too
-    context.message("connected")
+    if (health.get("engine") or {}).get("state") == "warming":
+        context.message("connected, warming up")
+        context.remark("the service is compiling its engine (its first start after an install); analyses wait "
+                       "for it, a minute or two at most")
+    else:
+        context.message("connected")
     return client, health.get("version")
 
 

@@ -19,6 +19,8 @@ blueprint = Blueprint("analyses", __name__)
 #: Analyses that run as jobs: they take seconds to hours.
 JOB_TYPES = ("dynamic", "construction")
 TRUE_WORDS = ("1", "true", "yes")
+#: s, the longest a synchronous analysis waits for the engine's warm-up before its own time starts.
+WARM_UP_WAIT_S = 600.0
 
 
 @blueprint.post("/v1/analyses")
@@ -42,7 +44,9 @@ def analysis_type(analysis):
 
 
 def run_now(model_doc, analysis, time_limit_s):
-    """Analyse in this request, through the geometry cache, within the compute time limit."""
+    """Analyse in this request, through the geometry cache, within the compute time limit; its time starts once
+    the engine's warm-up has ended (compiling the kernels is no part of an analysis)."""
+    services().warm_up.wait(WARM_UP_WAIT_S)
     deadline = time.monotonic() + time_limit_s
     try:
         result = services().cache.analyze(model_doc, analysis, cancel=lambda: time.monotonic() > deadline)

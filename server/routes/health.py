@@ -2,10 +2,12 @@
 from flask import Blueprint
 
 import engine
+from server.routes import services
 
 blueprint = Blueprint("health", __name__)
 
 
 @blueprint.get("/health")
 def health():
-    return {"status": "ok", "service": "extrados", "version": engine.__version__}
+    return {"status": "ok", "service": "extrados", "version": engine.__version__,
+            "engine": services().warm_up.to_dict()}

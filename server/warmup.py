@@ -1,0 +1,83 @@
+"""Warming the engine up as the service starts.
+
+The engine's kernels are numba functions compiled on their first call and cached on disk. After an
+install the first analysis compiles them, a minute or more on a small machine, which would spend
+the compute time limit of a synchronous analysis before it had begun. `extrados serve` therefore
+analyses a small column in a background thread as it starts (static, a few dynamic steps, a load
+factor, a mortared static): the compiled kernels are then loaded in the service and written to the
+cache its job processes read. A synchronous analysis that arrives meanwhile waits for the warm-up
+(`EngineWarmUp.wait`) before its compute time starts; ``GET /health`` reports how far it is.
+"""
+import logging
+import threading
+import time
+
+log = logging.getLogger(__name__)
+
+#: The states ``GET /health`` reports under "engine".
+OFF, WARMING, READY, FAILED = "off", "warming", "ready", "failed"
+
+
+def warm_up_requests():
+    """(model document, analysis request) pairs that between them call every kernel of the engine."""
+    from engine import generators
+
+    column = generators.generate("column", blocks=3)
+    top = next(b for b in column["blocks"] if b["id"] == "b2")
+    live = dict(column, loads=[{"kind": "point", "block": "b2", "point": top["vertices"][0],
+                                "force": [1.0, 0.0, 0.0], "live": True}])
+    mortar = {"law": "cohesive", "friction": 0.7,
+              "mode_I": {"stiffness": 1.5e11, "strength": 4e4, "energy": 0.79, "energy_ratio": 0.5,
+                         "ultimate_opening": 1.4e-4},
+              "mode_II": {"stiffness": 5.8e10, "strength": 1.1e5, "energy": 34.0, "energy_ratio": 0.5,
+                          "ultimate_opening": 2.51e-3}}
+    mortared = dict(column, joints={"mortar": mortar}, default_joint="mortar")
+    return [(column, "static"),
+            (column, {"type": "dynamic", "duration": 0.003, "time_step": 0.001}),
+            (live, {"type": "load_factor"}),
+            (mortared, "static")]
+
+
+class EngineWarmUp:
+    """The warm-up thread and what it reports: state (OFF, WARMING, READY, FAILED), seconds, error."""
+
+    def __init__(self):
+        self.state = OFF
+        self.seconds = None
+        self.error = None
+        self.done = threading.Event()
+        self.done.set()                 # nothing to wait for until `start`
+
+    def start(self):
+        """Warm the engine up in a daemon thread."""
+        self.state = WARMING
+        self.done.clear()
+        threading.Thread(target=self.run, name="extrados-warm-up", daemon=True).start()
+
+    def run(self):
+        from engine import analyze
+
+        started = time.monotonic()
+        try:
+            for model, analysis in warm_up_requests():
+                analyze(model, analysis)
+            self.state = READY
+            log.info("engine warmed up in %.1f s", time.monotonic() - started)
+        except Exception as error:  # a failed warm-up leaves the service up: each analysis compiles as needed
+            self.state, self.error = FAILED, f"{type(error).__name__}: {error}"
+            log.exception("engine warm-up failed")
+        finally:
+            self.seconds = time.monotonic() - started
+            self.done.set()
+
+    def wait(self, timeout=None):
+        """Block until the warm-up has ended (at once when none runs); True when it has."""
+        return self.done.wait(timeout)
+
+    def to_dict(self):
+        report = {"state": self.state}
+        if self.seconds is not None:
+            report["seconds"] = round(self.seconds, 3)
+        if self.error:
+            report["error"] = self.error
+        return report
