@@ -282,7 +282,8 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
         report = solve(problem, settings.solver, gamma0=gamma0,
                        tolerance=settings.tolerance, max_iterations=settings.max_iterations)
     else:
-        # the first step of a run (a static solve) has no normal forces of a step before for its bonds' friction
+        # the first step of a run (a static solve) or of a construction stage has no normal forces of a step
+        # before for its new bonds' friction
         passes = 1 if state.bonds_made else FRICTION_PASSES
         problem, report, cohesion = solve_bonded(model, bonds, friction, problem, cohesion, settings, gamma0, passes)
     velocity = v_free + problem.velocity(report.gamma)
@@ -355,8 +356,8 @@ def stretch_of_bonds(model, bonds, stretch):
 
 def contact_bonds(model, state, contacts, source, law):
     """Bonds of the current contacts, whose joint laws are ``law`` (n_c,): their rows taken over from the
-    previous step (``source``), or fresh ones, bonded when the state has not bonded any yet (the run's
-    first step)."""
+    previous step (``source``), or fresh ones, bonded when the state has not bonded any yet (the first step
+    of a run, or of a construction stage)."""
     code = model.joint_table["law_code"][law]
     rows = gathered_bonds(state.warm_bond, source, np.asarray(contacts.gap, float), not state.bonds_made)
     area = tributary_area(contacts) if (code != COULOMB).any() else np.zeros(len(law))

@@ -63,7 +63,7 @@ PAPER_PEAK_KN = 260.0
 PAPER_BLOCK_MODULUS_GPA = 8.26
 #: Relative CCP residual and iteration cap of each step.
 SOLVER_TOLERANCE = 1e-6
-SOLVER_ITERATIONS = 5000
+SOLVER_ITERATIONS = 20000
 #: The peak is the largest force before the force first falls below this fraction of it.
 PEAK_DROP = 0.85
 #: Frocht's elastic solution for the centre of a square under diagonal compression, as ASTM E519 reads it:
@@ -280,13 +280,16 @@ def main():
         run = runs[mortar_set]
         kind = "peak" if run["peak_passed"] else "largest force (the force never fell past a peak)"
         print(f"set {mortar_set}: {kind} {1e-3 * run['peak']['force']:.1f} kN at "
-              f"{1e3 * run['peak']['displacement']:.3f} mm; {len(run['force'])} steps in {run['runtime']:.0f} s ({run['stopped_by']}); "
+              f"{1e3 * run['peak']['displacement']:.3f} mm; {len(run['force'])} steps in {run['runtime']:.0f} s "
+              f"({run['stopped_by']}); "
               f"{run['unconverged_steps']} steps unconverged; kinetic energy at most "
               f"{run['kinetic_over_work']:.1e} of the work")
     plot_curves(runs, out / "force_displacement.png")
     plot_bonds(runs, generate("panel", **panel), out / "broken_contacts.png")
+    geometry = panel_geometry(panel)
     document = {"paper_peak_kN": PAPER_PEAK_KN, "speed_m_per_s": args.speed, "time_step_s": args.time_step,
-                "panel": panel, "panel_geometry": panel_geometry(panel),
+                "panel": panel, "panel_geometry": geometry,
+                "closed_form_peaks_kN": closed_form_peaks(TABLE_4[args.sets[0]]["mode_II"]["strength"], geometry),
                 "solver_tolerance": SOLVER_TOLERANCE, "solver_max_iterations": SOLVER_ITERATIONS,
                 "sets": {str(mortar_set): summary(mortar_set, run) for mortar_set, run in runs.items()}}
     (out / "diagonal_compression.json").write_text(json.dumps(document, indent=1))
@@ -297,7 +300,7 @@ def main():
     print(f"Our blocks are rigid: all deformation is in the joints' penalty stiffness K0, where the paper's blocks "
           f"are deformable (E = {PAPER_BLOCK_MODULUS_GPA} GPa). The initial stiffness therefore differs and the peak "
           f"is expected near the paper's, not equal to it.")
-    explain_peak(runs, document["panel_geometry"])
+    explain_peak(runs, geometry, document["closed_form_peaks_kN"])
 
 
 def panel_geometry(panel):
@@ -308,17 +311,23 @@ def panel_geometry(panel):
     return {name: values[name] for name in ("width", "height", "thickness", "friction")}
 
 
-def explain_peak(runs, geometry):
-    """Print the centre's bed joints at each peak beside the closed-form forces at which they would peak."""
-    cohesion, friction = TABLE_4[next(iter(runs))]["mode_II"]["strength"], geometry["friction"]
+def closed_form_peaks(cohesion, geometry):
+    """kN, `centre_joint_force` with an elastic continuum's centre stresses and with no tension across."""
     net_area = (geometry["width"] + geometry["height"]) / 2.0 * geometry["thickness"]
-    elastic = centre_joint_force(cohesion, friction, FROCHT_TENSION, net_area)
-    none = centre_joint_force(cohesion, friction, 0.0, net_area)
+    return {"elastic_continuum": 1e-3 * centre_joint_force(cohesion, geometry["friction"], FROCHT_TENSION, net_area),
+            "no_tension_across": 1e-3 * centre_joint_force(cohesion, geometry["friction"], 0.0, net_area)}
+
+
+def explain_peak(runs, geometry, closed_form):
+    """Print the centre's bed joints at each peak beside the closed-form forces at which they would peak."""
+    friction = geometry["friction"]
     print(f"With mu = {friction:g} the bed joints' capacity sigma_II + mu sigma grows almost as fast as their shear, "
           f"so the peak hangs on the tension across the loaded diagonal. Closed form, centre bed joints at peak "
-          f"shear: {1e-3 * elastic:.0f} kN with an elastic continuum's centre stresses (Frocht: "
-          f"{FROCHT_TENSION:g} and -{FROCHT_COMPRESSION:g} P / A_n), {1e-3 * none:.0f} kN with no tension across.")
+          f"shear: {closed_form['elastic_continuum']:.0f} kN with an elastic continuum's centre stresses (Frocht: "
+          f"{FROCHT_TENSION:g} and -{FROCHT_COMPRESSION:g} P / A_n), {closed_form['no_tension_across']:.0f} kN with "
+          f"no tension across.")
     for mortar_set, run in runs.items():
+        cohesion = TABLE_4[mortar_set]["mode_II"]["strength"]
         sigma, tau = run["peak"]["centre"]
         print(f"set {mortar_set} at its peak, bed joints within {CENTRE_RADIUS:g} m of the centre: sigma "
               f"{1e-6 * sigma:.2f} MPa, tau {1e-6 * tau:.2f} MPa (sigma_II + mu sigma = "

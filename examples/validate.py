@@ -89,6 +89,7 @@ RUNS = (
     Run("seed000_wall_unsupported_base", "seed000_wall_unsupported_base.py", (), ("--quick",)),
     Run("seed000_cylinder_dome", "seed000_cylinder_dome.py", (), ("--quick",)),
     Run("construction_wall", "construction_wall.py", (), ("--courses", "4", "--blocks-per-course", "5")),
+    Run("diagonal_compression", "diagonal_compression.py", (), ("--sets", "2", "--max-displacement", "2e-4")),
     Run("spandrel_wall_ground_motion", "spandrel_wall_ground_motion.py",
         ("--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER),
         ("--duration", "0.2", "--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER)),
@@ -743,6 +744,50 @@ def construction_values(data):
     }
 
 
+def mortar_panel_values(data):
+    """docs/validation/mortar_panel.md: the panel under diagonal compression with Table 4's mortar (seed 004)."""
+    doc = data["diagonal_compression"]["diagonal_compression"]
+    geometry, sets = doc["panel_geometry"], doc["sets"]
+
+    def row(name, text):
+        return [name] + [text(sets[key]) for key in sorted(sets)]
+
+    def centre(entry, key):
+        return entry["centre_bed_joints_at_peak"][key]
+
+    def table():
+        return markdown_table([""] + [f"set {key}" for key in sorted(sets)], [
+            row("peak force (kN)",
+                lambda e: f"{e['peak_force_kN']:.0f}" + ("" if e["peak_passed"] else " (no peak yet)")),
+            row("displacement at the peak (mm)", lambda e: f"{e['displacement_at_peak_mm']:.3f}"),
+            row("bonds at the peak: intact / damaged / broken", lambda e: " / ".join(
+                str(e["bonds_at_peak"].get(state, 0)) for state in ("intact", "damaged", "broken"))),
+            row("centre bed joints at the peak: σ, τ (MPa)",
+                lambda e: f"{centre(e, 'normal_stress_MPa'):.2f}, {centre(e, 'shear_stress_MPa'):.2f}"),
+            row("their τ / σ (elastic continuum 1.89)",
+                lambda e: f"{centre(e, 'shear_stress_MPa') / centre(e, 'normal_stress_MPa'):.2f}"),
+            row("steps (unconverged)", lambda e: f"{e['steps']} ({e['unconverged_steps']})"),
+            row("largest kinetic energy / work", lambda e: f"{e['max_kinetic_over_work']:.1e}"),
+            row("seconds", lambda e: f"{e['runtime_s']:.0f}")])
+
+    def ratios():
+        return ", ".join(f"set {key} {sets[key]['peak_force_kN']:.0f} kN "
+                         f"({sets[key]['peak_force_kN'] / doc['paper_peak_kN']:.2f}×)" for key in sorted(sets))
+    return {
+        "seconds": lambda: seconds_text(data, "diagonal_compression"),
+        "size": lambda: " × ".join(f"{1e3 * geometry[k]:.0f}" for k in ("width", "height", "thickness")),
+        "speed": lambda: f"{1e3 * doc['speed_m_per_s']:g}",
+        "time_step": lambda: f"{1e3 * doc['time_step_s']:g}",
+        "friction": lambda: f"{geometry['friction']:g}",
+        "stiffness": lambda: f"{doc['panel']['joint_stiffness']:.1e}",
+        "table": table,
+        "paper_peak": lambda: f"{doc['paper_peak_kN']:g}",
+        "ratios": ratios,
+        "elastic_peak": lambda: f"{doc['closed_form_peaks_kN']['elastic_continuum']:.0f}",
+        "no_tension_peak": lambda: f"{doc['closed_form_peaks_kN']['no_tension_across']:.0f}",
+    }
+
+
 def runs_values(data):
     """docs/validation/runs.md: what ran, with which options, for how long."""
     def row(run):
@@ -800,6 +845,9 @@ SECTIONS = (
             (("seed000_cylinder_dome", "seed000_cylinder_dome.png", "seed000_cylinder_dome.png"),)),
     Section("construction", construction_values, ("construction_wall",),
             (("construction_wall", "construction_wall.png", "construction_wall.png"),)),
+    Section("mortar_panel", mortar_panel_values, ("diagonal_compression",),
+            (("diagonal_compression", "force_displacement.png", "diagonal_compression_force.png"),
+             ("diagonal_compression", "broken_contacts.png", "diagonal_compression_bonds.png"))),
     Section("runs", runs_values),
 )
 
