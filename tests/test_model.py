@@ -157,3 +157,10 @@ def test_support_motion_may_only_move_existing_supports():
         "support_motion.blocks[0]"
     error = _bad(lambda d: d.__setitem__("support_motion", {**motion, "blocks": ["a"]}))
     assert "not a support" in str(error)
+
+
+def test_a_velocity_support_motion_needs_its_velocity_vector():
+    error = _bad(lambda d: d.__setitem__("support_motion", {"kind": "velocity", "duration": 1.0}))
+    assert error.path == "support_motion" and "velocity" in str(error)
+    error = _bad(lambda d: d.__setitem__("support_motion", {"kind": "velocity", "velocity": [0.0, 1.0]}))
+    assert error.path == "support_motion.velocity"

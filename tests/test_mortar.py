@@ -191,6 +191,26 @@ def test_pure_mode_ii_traces_the_bilinear_law():
     assert np.abs(slip[:, 1:]).max() < 1e-3 * slip[-1, 0]          # it slid straight along x
 
 
+def test_a_support_pulled_at_constant_speed_through_the_document_breaks_the_joint_past_its_ultimate_opening():
+    """Displacement control from the model document (support_motion kind velocity): the glued actuator lifts the
+    block at 1 mm/s. Stopped at half mode I's ultimate opening the joint is damaged and still holds the block
+    there; carried on to twice it, the joint is broken and the block has gone up with the actuator."""
+    speed, h = 1e-3, 1e-3
+    for travel, bond in ((0.5 * MODE_I["ultimate_opening"], "damaged"), (2.0 * MODE_I["ultimate_opening"], "broken")):
+        doc = two_block_model()
+        doc["support_motion"] = {"kind": "velocity", "velocity": [0.0, 0.0, speed], "blocks": ["actuator"],
+                                 "duration": travel / speed}
+        result = analyze(doc, {"type": "dynamic", "duration": travel / speed, "time_step": h}).to_dict()
+        joint = [j for j in result["interfaces"] if set(j["blocks"]) == {"base", "block"}]
+        block = next(b for b in result["blocks"] if b["id"] == "block")
+        assert abs(block["position"][2] - HEIGHT / 2 - travel) <= 1.01 * speed * h   # within one step of travel
+        assert joint[0]["bond"] == bond
+        if bond == "damaged":
+            assert joint[0]["normal_force"] < 0.0   # in tension
+        else:
+            assert joint[0]["normal_force"] == 0.0
+
+
 def test_a_damaged_joint_unloads_along_its_secant():
     """Seed 004 sec. 3.1: d = K / K0 is the damage variable, so a joint opened into softening and closed
     again carries sigma(kappa) delta / kappa on the way back, through the origin; reopened, it follows

@@ -15,7 +15,10 @@ sine
 record
     An accelerogram: `dt` (s) and `accelerations` [[ax, ay, az], ...] (m/s^2) from rest;
     velocity and displacement by the trapezoidal rule, linear acceleration between samples.
-Both accept `blocks`: the ids of the supports that move (default: all supports).
+velocity
+    A constant velocity [vx, vy, vz] (m/s) from the start, for `duration` (s) when given, then
+    rest: displacement control, as in a shear or a diagonal compression test (seed 004 sec. 4-5).
+All accept `blocks`: the ids of the supports that move (default: all supports).
 """
 from dataclasses import dataclass
 
@@ -99,10 +102,25 @@ class RecordMotion:
 
 
 @dataclass(frozen=True)
+class ConstantVelocity:
+    velocity_vector: np.ndarray  # (3,) m/s
+    duration: float              # s, inf when not given
+
+    def displacement(self, t):
+        return self.velocity_vector * min(t, self.duration)
+
+    def velocity(self, t):
+        return self.velocity_vector.copy() if t <= self.duration else np.zeros(3)
+
+    def acceleration(self, t):
+        return np.zeros(3)
+
+
+@dataclass(frozen=True)
 class SupportMotion:
     """A ground motion and the support blocks it moves."""
 
-    motion: object             # SineMotion or RecordMotion
+    motion: object             # SineMotion, RecordMotion or ConstantVelocity
     moving: np.ndarray         # (n_blocks,) bool, the supports that follow the motion
 
     def velocity(self, t, n_blocks):
@@ -140,6 +158,8 @@ def support_motion_from_document(spec, block_ids, is_support):
             raise ModelError("give exactly one of amplitude and peak_acceleration", path="support_motion")
         amplitude = spec["amplitude"] if "amplitude" in spec else spec["peak_acceleration"] / omega ** 2
         motion = SineMotion(direction / norm, spec["frequency"], amplitude, spec.get("duration", np.inf))
+    elif spec["kind"] == "velocity":
+        motion = ConstantVelocity(np.asarray(spec["velocity"], float), spec.get("duration", np.inf))
     else:
         if len(spec["accelerations"]) < 2:
             raise ModelError("a record needs at least two samples", path="support_motion.accelerations")
