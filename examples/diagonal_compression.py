@@ -52,6 +52,7 @@ from scipy.spatial import ConvexHull  # noqa: E402
 
 from engine import Model  # noqa: E402
 from engine.generators import generate  # noqa: E402
+from engine.dynamics.support_motion import support_motion_from_document  # noqa: E402
 from engine.generators.panel import ACTUATOR_IDS, TABLE_4, diagonal_panel  # noqa: E402
 from engine.pipeline import StepSettings, step  # noqa: E402
 from engine.post.energy import kinetic_energy  # noqa: E402
@@ -75,11 +76,12 @@ CENTRE_RADIUS = 0.15
 STATE_COLOURS = {"intact": "#9bbf85", "damaged": "#e08a1e", "broken": "black"}
 
 
-def actuator_velocity(model, speed):
-    """(n_blocks, 6) prescribed twists: the loading shoe moves down (-z) at ``speed`` m/s, the rest still."""
-    velocity = np.zeros((model.mechanics.n_blocks, 6))
-    velocity[[model.block_ids.index(block_id) for block_id in ACTUATOR_IDS], 2] = -speed
-    return velocity
+def actuator_velocity(model):
+    """(n_blocks, 6) prescribed twists: the document's support motion, the loading shoe moving down (-z) at the
+    generator's ``loading_speed``, the rest still."""
+    mech = model.mechanics
+    return support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support).velocity(0.0,
+                                                                                                      mech.n_blocks)
 
 
 def diagonal_force(outcome, actuator, h):
@@ -148,13 +150,13 @@ def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel):
         at the peak and at the last step, the solver's unconverged steps and largest residual, the
         largest kinetic energy over the work done, what stopped the run and its runtime in s.
     """
-    model = Model.from_dict(generate("panel", mortar=mortar_set, **panel))
+    model = Model.from_dict(generate("panel", mortar=mortar_set, loading_speed=speed, **panel))
     mech = model.mechanics
     state = State.initial(mech)
     actuator = np.isin(np.array(model.block_ids), ACTUATOR_IDS)
     centre = mech.position0[~mech.is_support].mean(axis=0)
     settings = StepSettings(time_step=h, wrench=mech.dead_wrench, tolerance=SOLVER_TOLERANCE,
-                            max_iterations=SOLVER_ITERATIONS, support_velocity=actuator_velocity(model, speed))
+                            max_iterations=SOLVER_ITERATIONS, support_velocity=actuator_velocity(model))
     steps = max(1, round(max_displacement / (speed * h)))
     displacement, force = np.zeros(steps), np.zeros(steps)
     kinetic, work = np.zeros(steps), np.zeros(steps)

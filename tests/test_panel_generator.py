@@ -119,6 +119,25 @@ def test_the_mortared_panel_stands_on_its_corner_and_the_dry_one_falls():
     assert analyze(generate("panel", mortar=0), "static").to_dict()["stable"] is False
 
 
+def test_a_dynamic_run_of_the_document_drives_the_loading_shoe_down_the_diagonal():
+    """The document's support motion is the test's displacement control: after 10 ms at 2 mm/s the loading shoe
+    has moved 20 um down, the panel bears on both shoes, and the shoes' forces balance the panel's weight
+    (quasi-static: within 1 % of it) and each other horizontally."""
+    document = generate("panel", mortar=1, loading_speed=2e-3)
+    result = analyze(document, {"type": "dynamic", "duration": 0.01, "time_step": 1e-3}).to_dict()
+    start = {block["id"]: np.asarray(block["vertices"], float).mean(axis=0) for block in document["blocks"]}
+    moved = {block["id"]: block["position"][2] for block in result["blocks"]}
+    for shoe in ACTUATOR_IDS:
+        # the document's vertex mean and the result's centre of mass coincide for a box
+        assert moved[shoe] - start[shoe][2] == pytest.approx(-2e-5, rel=1e-6)
+    force = {reaction["block"]: np.asarray(reaction["force"]) for reaction in result["reactions"]}
+    base, actuator = sum(force[b] for b in BASE_IDS), sum(force[b] for b in ACTUATOR_IDS)
+    weight = 1200.0 * WIDTH * HEIGHT * THICKNESS * 9.81
+    assert actuator[2] < -10.0 * weight                      # the shoe presses down the diagonal
+    assert base[2] + actuator[2] == pytest.approx(weight, rel=0.01)
+    assert abs(base[0] + actuator[0]) < 0.01 * weight
+
+
 def test_the_generator_is_registered_with_typed_parameters():
     generator = GENERATORS["panel"]
     assert [p.name for p in generator.parameters][:2] == ["width", "height"]

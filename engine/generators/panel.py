@@ -19,6 +19,7 @@ face and one against the head faces, each ``shoe_length`` long from the corner:
 
     base_bed, base_head          fixed, under the lower corner
     actuator_bed, actuator_head  the loading shoe on the upper corner, moved down the diagonal
+                                 at ``loading_speed`` by the document's support_motion
 
 Joints: the default joint "mortar" between blocks is the cohesive law of seed 004 with the
 parameters of Table 4, set 1 or set 2 (``mortar`` = 1 or 2), or a dry Coulomb joint
@@ -93,7 +94,8 @@ def overlap(first, second):
 
 
 def diagonal_panel(width=0.84, height=0.84, thickness=0.1, block_length=0.21, block_height=0.06, density=1200.0,
-                   friction=0.8, mortar=1, joint_stiffness=1e12, shoe_length=0.15, shoe_thickness=0.03):
+                   friction=0.8, mortar=1, joint_stiffness=1e12, shoe_length=0.15, shoe_thickness=0.03,
+                   loading_speed=2e-3):
     """Model document of a running-bond panel on its corner between two loading shoes (seed 004 sec. 5.2).
 
     Parameters
@@ -117,6 +119,9 @@ def diagonal_panel(width=0.84, height=0.84, thickness=0.1, block_length=0.21, bl
         Length of each shoe piece along its panel edge from the corner, m, at most the shorter side.
     shoe_thickness : float
         Thickness of the shoe pieces, m.
+    loading_speed : float
+        m/s, the speed at which the loading shoe moves down the diagonal in a dynamic run: the
+        document's ``support_motion`` (kind velocity) on `ACTUATOR_IDS`, displacement control.
 
     Returns
     -------
@@ -137,6 +142,7 @@ def diagonal_panel(width=0.84, height=0.84, thickness=0.1, block_length=0.21, bl
     check_positive("joint_stiffness", joint_stiffness)
     check_positive("shoe_length", shoe_length)
     check_positive("shoe_thickness", shoe_thickness)
+    check_positive("loading_speed", loading_speed)
     per_course = whole_count("width", width, block_length)
     if per_course < 2:
         raise ValueError(f"width must hold at least 2 blocks of {block_length:g} m; got {width!r}")
@@ -178,6 +184,8 @@ def diagonal_panel(width=0.84, height=0.84, thickness=0.1, block_length=0.21, bl
                           SHOE_JOINT: {"law": "coulomb", "friction": float(friction)}}
     document["default_joint"] = MORTAR_JOINT
     document["joint_assignments"] = assignments
+    document["support_motion"] = {"kind": "velocity", "velocity": [0.0, 0.0, -float(loading_speed)],
+                                  "blocks": list(ACTUATOR_IDS)}
     return document
 
 
@@ -197,5 +205,6 @@ GENERATOR = Generator(
         "joint_stiffness": ("Pa/m", "initial stiffness K0 of both cohesive modes (the paper's penalty value)"),
         "shoe_length": ("m", "length of each shoe piece along its panel edge from the corner"),
         "shoe_thickness": ("m", "thickness of the shoe pieces"),
+        "loading_speed": ("m/s", "speed of the loading shoe down the diagonal in a dynamic run (displacement control)"),
     }),
 )
