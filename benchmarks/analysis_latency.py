@@ -35,11 +35,11 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import Model, analyze, generators
-from engine.analysis.cache import AnalysisCache
-from engine.analysis.static import solve_static
-from engine.generators.arch import arch_point_load, arch_weight
-from engine.result import static_result
+from extrados import Model, analyze, generators
+from extrados.engine.analysis.cache import AnalysisCache
+from extrados.engine.analysis.static import solve_static
+from extrados.engine.generators.arch import arch_point_load, arch_weight
+from extrados.engine.result import static_result
 
 RESULTS = Path(__file__).resolve().parent / "results" / "analysis_latency.txt"
 STAGES = ("build", "solve", "result", "json")

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import Model, analyze, generators
+from extrados import Model, analyze, generators
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
 PEERS_SCRIPT = BENCH / "peers.py"

@@ -1,7 +1,7 @@
 """Round-trip latency of repeated static analyses through the HTTP service (issue 5).
 
 A designer drags a slider: the same blocks are sent again and again with new loads. This starts
-the real service (``python -m server`` under waitress, on a free loopback port) and times
+the real service (``python -m extrados.server`` under waitress, on a free loopback port) and times
 ``POST /v1/analyses`` from the client's side, request body written to result parsed:
 
 - cold: a new geometry every request (the arch's thickness or the wall's block length moves by
@@ -26,7 +26,7 @@ import urllib.request
 
 import numpy as np
 
-from engine.generators import generate
+from extrados.engine.generators import generate
 
 RESULTS = os.path.join(os.path.dirname(__file__), "results", "http_latency.txt")
 
@@ -57,7 +57,7 @@ def with_live_load(doc, step):
 
 
 def start_service(data_dir):
-    process = subprocess.Popen([sys.executable, "-m", "server", "--port", "0", "--data-dir", data_dir],
+    process = subprocess.Popen([sys.executable, "-m", "extrados.server", "--port", "0", "--data-dir", data_dir],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     for line in process.stdout:
         if line.startswith("Extrados service on http://"):

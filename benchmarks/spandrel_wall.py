@@ -18,7 +18,7 @@ import statistics
 import time
 from pathlib import Path
 
-from engine import Model, analyze, generators
+from extrados import Model, analyze, generators
 
 G = 9.81
 FREQUENCY = 1.0                       # Hz

@@ -11,13 +11,13 @@ import time
 
 import numpy as np
 
-from engine import Model, generators
-from engine.analysis.static import STATIC_STEP, STATIC_TOLERANCE, point_speed
-from engine.contact.assemble import assemble_problem
-from engine.contact.laws import contact_parameters
-from engine.pipeline import detect
-from engine.solvers import solve
-from engine.state import State
+from extrados import Model, generators
+from extrados.engine.analysis.static import STATIC_STEP, STATIC_TOLERANCE, point_speed
+from extrados.engine.contact.assemble import assemble_problem
+from extrados.engine.contact.laws import contact_parameters
+from extrados.engine.pipeline import detect
+from extrados.engine.solvers import solve
+from extrados.engine.state import State
 
 
 def wall(courses, per_course):

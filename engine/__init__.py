@@ -1,12 +1,5 @@
-"""Extrados engine: Non-Smooth Contact Dynamics of rigid masonry blocks.
+"""The Extrados engine: Non-Smooth Contact Dynamics of rigid masonry blocks, headless.
 
-Public API (DESIGN sec. 6): ``Model``, ``analyze``, ``ModelError``, ``generators``.
+Installed as ``extrados.engine``; its public API is re-exported by ``extrados`` (``Model``,
+``analyze``, ``ModelError``, ``Result``, ``generators``). It never imports ``extrados.server``.
 """
-from engine import generators
-from engine.analysis import analyze
-from engine.errors import ModelError
-from engine.model import Model
-from engine.result import Result
-
-__all__ = ["Model", "analyze", "ModelError", "Result", "generators"]
-__version__ = "0.1.0"

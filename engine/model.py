@@ -22,10 +22,10 @@ from importlib import resources
 import jsonschema
 import numpy as np
 
-from engine.contact.cohesive import LAW_CODES, CohesiveLaw
-from engine.errors import ModelError, format_path
-from engine.geometry.packed import pack_polyhedra
-from engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
+from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
+from extrados.engine.errors import ModelError, format_path
+from extrados.engine.geometry.packed import pack_polyhedra
+from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
 
 FORMAT = "extrados.model/1"
 DEFAULT_SETTINGS = {
@@ -41,7 +41,7 @@ SUPPORTED_LAWS = ("coulomb", "mohr_coulomb", "cohesive")
 
 
 def _schema():
-    text = resources.files("engine.io").joinpath("model_schema.json").read_text()
+    text = resources.files("extrados.engine.io").joinpath("model_schema.json").read_text()
     return json.loads(text)
 
 

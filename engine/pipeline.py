@@ -8,16 +8,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from engine.collision.detect import detect_contacts
-from engine.contact.assemble import assemble_problem
-from engine.contact.bonds import BOND_GAP, BONDED, BROKEN, NORMAL, SLIP, Bonds, gathered_bonds, updated_rows
-from engine.contact.cohesive import COHESIVE, COULOMB
-from engine.contact.laws import contact_laws, contact_parameters, tributary_area
-from engine.dynamics.integrate import integrate_positions
-from engine.solvers import solve
-from engine.solvers.problem import Problem
-from engine.state import find_key, key_index
-from engine.tolerance import TOL
+from extrados.engine.collision.detect import detect_contacts
+from extrados.engine.contact.assemble import assemble_problem
+from extrados.engine.contact.bonds import BOND_GAP, BONDED, BROKEN, NORMAL, SLIP, Bonds, gathered_bonds, updated_rows
+from extrados.engine.contact.cohesive import COHESIVE, COULOMB
+from extrados.engine.contact.laws import contact_laws, contact_parameters, tributary_area
+from extrados.engine.dynamics.integrate import integrate_positions
+from extrados.engine.solvers import solve
+from extrados.engine.solvers.problem import Problem
+from extrados.engine.state import find_key, key_index
+from extrados.engine.tolerance import TOL
 
 #: splitmix64 constants (Steele, Lea & Flood 2014): the golden-ratio increment, then the two
 #: multipliers of the finalizer.

@@ -35,17 +35,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.analysis.dynamic import step_contact_states
-from engine.analysis.static import STATIC_STEP
-from engine.post.interfaces import interface_resultants
-from engine.post.joints import joint_admissibility, support_reactions
-from engine.post.networks import contact_network, contact_states
-from engine.post.strain import DILATION_THRESHOLD, SHEAR_THRESHOLD, cumulated_strain, strain_cells
-from engine.post.stress import (
+from extrados.engine.analysis.dynamic import step_contact_states
+from extrados.engine.analysis.static import STATIC_STEP
+from extrados.engine.post.interfaces import interface_resultants
+from extrados.engine.post.joints import joint_admissibility, support_reactions
+from extrados.engine.post.networks import contact_network, contact_states
+from extrados.engine.post.strain import DILATION_THRESHOLD, SHEAR_THRESHOLD, cumulated_strain, strain_cells
+from extrados.engine.post.stress import (
     block_stress, point_loads, principal_stresses, step_rotation, stress_asymmetry, stress_invariants,
     stress_summary,
 )
-from engine.post.thrust import thrust_line_documents
+from extrados.engine.post.thrust import thrust_line_documents
 
 FORMAT = "extrados.result/1"
 

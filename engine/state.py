@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from engine.collision.coherence import DetectionCache
-from engine.contact.bonds import BOND_COLUMNS
-from engine.geometry.quaternion import quat_to_matrices
+from extrados.engine.collision.coherence import DetectionCache
+from extrados.engine.contact.bonds import BOND_COLUMNS
+from extrados.engine.geometry.quaternion import quat_to_matrices
 
 
 @njit(cache=True)

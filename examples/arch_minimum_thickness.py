@@ -12,8 +12,8 @@ import argparse
 import json
 from pathlib import Path
 
-from engine import Model, analyze, generators
-from engine.post.plot import plot_result
+from extrados import Model, analyze, generators
+from extrados.engine.post.plot import plot_result
 
 T_MIN_REFERENCE = 0.10746
 MU_SPRINGING_REFERENCE = 0.396

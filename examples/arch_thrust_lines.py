@@ -23,12 +23,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Polygon  # noqa: E402
 
-from engine import analyze, generators  # noqa: E402
-from engine.generators.arch import arch_point_load, arch_weight  # noqa: E402
-from engine.post.funicular import (  # noqa: E402
+from extrados import analyze, generators  # noqa: E402
+from extrados.engine.generators.arch import arch_point_load, arch_weight  # noqa: E402
+from extrados.engine.post.funicular import (  # noqa: E402
     combined, self_weight, semicircular_section, thrust_bounds, vertical_loads, voussoir_polygons,
 )
-from engine.post.thrust import effective_thrust_line_of_result  # noqa: E402
+from extrados.engine.post.thrust import effective_thrust_line_of_result  # noqa: E402
 
 RADIUS, DEPTH, DENSITY = 1.0, 0.5, 2000.0   # m, m, kg/m^3 (the generator's defaults)
 #: Each resultant is drawn along its line of action over this fraction of the radius.

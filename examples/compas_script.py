@@ -22,11 +22,9 @@ import compas
 from compas.datastructures import Mesh
 from compas.geometry import Line, Point, Polyline, Vector
 
-ROOT = Path(__file__).resolve().parents[1]
-if __package__ in (None, ""):  # run as a script: the repository root on the path for engine/
-    sys.path.insert(0, str(ROOT))
+from extrados import Model, analyze
 
-from engine import Model, analyze  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Faces of a hexahedron whose vertices 0-3 are one end quad and 4-7 the other, in the same order.
 HEX_FACES = [[0, 3, 2, 1], [4, 5, 6, 7], [0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7]]

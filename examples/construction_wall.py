@@ -53,12 +53,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.collections import PolyCollection  # noqa: E402
 
-from engine import Model, analyze  # noqa: E402
-from engine.dynamics.support_motion import RecordMotion  # noqa: E402
-from engine.generators import block_entry, box  # noqa: E402
-from engine.generators.wall import running_bond_wall  # noqa: E402
-from engine.geometry.quaternion import quat_to_matrices  # noqa: E402
-from engine.post.stress import course_layers, stress_invariants, stress_summary  # noqa: E402
+from extrados import Model, analyze  # noqa: E402
+from extrados.engine.dynamics.support_motion import RecordMotion  # noqa: E402
+from extrados.engine.generators import block_entry, box  # noqa: E402
+from extrados.engine.generators.wall import running_bond_wall  # noqa: E402
+from extrados.engine.geometry.quaternion import quat_to_matrices  # noqa: E402
+from extrados.engine.post.stress import course_layers, stress_invariants, stress_summary  # noqa: E402
 
 BLOCK_LENGTH, BLOCK_HEIGHT, DEPTH = 0.40, 0.22, 0.30   # m
 DENSITY, FRICTION = 1820.0, 0.65                       # kg/m^3, seed 001 sec. 4.3

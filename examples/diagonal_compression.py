@@ -50,13 +50,13 @@ import numpy as np  # noqa: E402
 from matplotlib.patches import Polygon  # noqa: E402
 from scipy.spatial import ConvexHull  # noqa: E402
 
-from engine import Model  # noqa: E402
-from engine.generators import generate  # noqa: E402
-from engine.dynamics.support_motion import support_motion_from_document  # noqa: E402
-from engine.generators.panel import ACTUATOR_IDS, TABLE_4, diagonal_panel  # noqa: E402
-from engine.pipeline import StepSettings, step  # noqa: E402
-from engine.post.energy import kinetic_energy  # noqa: E402
-from engine.state import State  # noqa: E402
+from extrados import Model  # noqa: E402
+from extrados.engine.generators import generate  # noqa: E402
+from extrados.engine.dynamics.support_motion import support_motion_from_document  # noqa: E402
+from extrados.engine.generators.panel import ACTUATOR_IDS, TABLE_4, diagonal_panel  # noqa: E402
+from extrados.engine.pipeline import StepSettings, step  # noqa: E402
+from extrados.engine.post.energy import kinetic_energy  # noqa: E402
+from extrados.engine.state import State  # noqa: E402
 
 #: kN, the peak of both sets in seed 004 fig. 24b.
 PAPER_PEAK_KN = 260.0

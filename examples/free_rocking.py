@@ -23,8 +23,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from engine import Model, analyze, generators  # noqa: E402
-from engine.dynamics.rocking import RockingBody, rocking_response  # noqa: E402
+from extrados import Model, analyze, generators  # noqa: E402
+from extrados.engine.dynamics.rocking import RockingBody, rocking_response  # noqa: E402
 
 G = 9.81
 WIDTH, HEIGHT, DEPTH = 0.25, 1.0, 0.25      # m: 2b, 2h and the block's depth

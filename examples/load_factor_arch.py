@@ -13,8 +13,8 @@ import json
 import math
 from pathlib import Path
 
-from engine import Model, analyze, generators
-from engine.post.plot import plot_result
+from extrados import Model, analyze, generators
+from extrados.engine.post.plot import plot_result
 
 RADIUS = 1.0
 VOUSSOIRS = 20

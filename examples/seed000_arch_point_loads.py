@@ -35,13 +35,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from engine import analyze, generators  # noqa: E402
-from engine.errors import ModelError  # noqa: E402
-from engine.generators.arch import arch_point_load, arch_weight  # noqa: E402
-from engine.post.funicular import (  # noqa: E402
+from extrados import analyze, generators  # noqa: E402
+from extrados.engine.errors import ModelError  # noqa: E402
+from extrados.engine.generators.arch import arch_point_load, arch_weight  # noqa: E402
+from extrados.engine.post.funicular import (  # noqa: E402
     combined, left_totals, self_weight, semicircular_section, thrust_bounds, vertical_loads,
 )
-from engine.post.thrust import effective_thrust_line_of_result  # noqa: E402
+from extrados.engine.post.thrust import effective_thrust_line_of_result  # noqa: E402
 from seed000_figures import (  # noqa: E402
     block_outlines, draw_blocks, draw_conventional, draw_effective, draw_loads, draw_mechanism, finish,
 )

@@ -36,7 +36,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # noqa: E402
 
-from engine import analyze, generators  # noqa: E402
+from extrados import analyze, generators  # noqa: E402
 from seed000_figures import BLOCK_COLOUR, LINE_COLOUR  # noqa: E402
 
 CYLINDER = generators.GENERATORS["cylinder"]

@@ -36,10 +36,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from engine import analyze, generators  # noqa: E402
-from engine.generators.arch import voussoir_section  # noqa: E402
-from engine.post.funicular import combined, left_totals, self_weight  # noqa: E402
-from engine.post.thrust import effective_thrust_line_of_result  # noqa: E402
+from extrados import analyze, generators  # noqa: E402
+from extrados.engine.generators.arch import voussoir_section  # noqa: E402
+from extrados.engine.post.funicular import combined, left_totals, self_weight  # noqa: E402
+from extrados.engine.post.thrust import effective_thrust_line_of_result  # noqa: E402
 from seed000_arch_point_loads import (  # noqa: E402
     DENSITY, DEPTH, QUICK_TOLERANCE, RADIUS, RING_THICKNESS, SPANDREL, TOLERANCE, VOUSSOIRS, arch_document,
     arch_weight_n, as_vertical_loads, conventional_analysis, load_factor_run, mechanism_summary, point_loads,

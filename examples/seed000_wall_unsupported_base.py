@@ -36,7 +36,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy.spatial.transform import Rotation  # noqa: E402
 
-from engine import analyze, generators  # noqa: E402
+from extrados import analyze, generators  # noqa: E402
 from seed000_figures import block_outlines, draw_blocks, draw_resultants, finish, posed_outline  # noqa: E402
 
 WALL = generators.GENERATORS["wall_over_gap"]

@@ -58,10 +58,10 @@ from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # noqa: E402
 from scipy.spatial import ConvexHull  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from engine import Model, analyze, generators  # noqa: E402
-from engine.dynamics.rocking import RockingBody, rocking_response  # noqa: E402
-from engine.generators.spandrel import keystone_id  # noqa: E402
-from engine.geometry.quaternion import quat_to_matrices  # noqa: E402
+from extrados import Model, analyze, generators  # noqa: E402
+from extrados.engine.dynamics.rocking import RockingBody, rocking_response  # noqa: E402
+from extrados.engine.generators.spandrel import keystone_id  # noqa: E402
+from extrados.engine.geometry.quaternion import quat_to_matrices  # noqa: E402
 
 G = 9.81
 FREQUENCY = 1.0                                              # Hz

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from engine.generators import GENERATORS
+from extrados.engine.generators import GENERATORS
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "out" / "validation"

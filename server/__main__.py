@@ -1,7 +1,7 @@
-"""``python -m server``: run the service (see server.serve)."""
+"""``python -m extrados.server``: run the service (see extrados.server.serve)."""
 import sys
 
-from server.serve import main
+from extrados.server.serve import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -5,14 +5,14 @@ from dataclasses import dataclass
 
 from flask import Flask
 
-from engine.analysis.cache import AnalysisCache
-from server.config import Config
-from server.errors import register_error_handlers
-from server.guards import register_guards
-from server.jobs.runner import JobRunner
-from server.jobs.store import JobStore
-from server.routes import analyses, docs, examples, health, jobs, viewer
-from server.warmup import EngineWarmUp
+from extrados.engine.analysis.cache import AnalysisCache
+from extrados.server.config import Config
+from extrados.server.errors import register_error_handlers
+from extrados.server.guards import register_guards
+from extrados.server.jobs.runner import JobRunner
+from extrados.server.jobs.store import JobStore
+from extrados.server.routes import analyses, docs, examples, health, jobs, viewer
+from extrados.server.warmup import EngineWarmUp
 
 STATIC_FOLDER = os.path.join(os.path.dirname(__file__), "static")
 # Windows registries sometimes map .js to text/plain, which browsers refuse for ES modules

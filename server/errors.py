@@ -9,7 +9,7 @@ import logging
 from flask import jsonify
 from werkzeug.exceptions import HTTPException
 
-from engine.errors import ModelError
+from extrados.engine.errors import ModelError
 
 LOG = logging.getLogger("extrados.server")
 

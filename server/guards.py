@@ -10,7 +10,7 @@ import hmac
 
 from flask import request
 
-from server.errors import ApiError
+from extrados.server.errors import ApiError
 
 OPEN_PATHS = ("/health",)
 CORS_METHODS = "GET, POST, DELETE, OPTIONS"

@@ -8,13 +8,13 @@ so one source describes and checks every request.
 import json
 from importlib import resources
 
-import engine
-from engine.analysis.run import analysis_schema
-from engine.generators import GENERATORS
+import extrados
+from extrados.engine.analysis.run import analysis_schema
+from extrados.engine.generators import GENERATORS
 
 
 def model_schema():
-    return json.loads(resources.files("engine.io").joinpath("model_schema.json").read_text())
+    return json.loads(resources.files("extrados.engine.io").joinpath("model_schema.json").read_text())
 
 
 def lifted(schema, prefix):
@@ -149,7 +149,7 @@ def openapi_document(token_required=False):
                "Result": RESULT, "Job": JOB, "Error": ERROR, "Generator": GENERATOR}
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Extrados", "version": engine.__version__,
+        "info": {"title": "Extrados", "version": extrados.__version__,
                  "description": "Non-Smooth Contact Dynamics analysis of masonry built of rigid blocks. "
                                 "Errors are JSON {\"error\": {message, path, block, code}}."},
         "servers": [{"url": "/"}],

@@ -8,7 +8,7 @@ import json
 
 from flask import request
 
-from server.errors import ApiError
+from extrados.server.errors import ApiError
 
 ENVELOPE_FIELDS = ("model", "analysis")
 

@@ -1,4 +1,4 @@
-"""``extrados serve`` and ``python -m server``: run the service under waitress.
+"""``extrados serve`` and ``python -m extrados.server``: run the service under waitress.
 
 waitress is a pure-Python WSGI server, so the same command works on Windows and macOS, where
 Rhino runs. The service binds 127.0.0.1 unless told otherwise, and refuses another address
@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 
-from server.config import DEFAULT_PORT, MIB, TOKEN_VARIABLE, Config
+from extrados.server.config import DEFAULT_PORT, MIB, TOKEN_VARIABLE, Config
 
 
 def parser():
@@ -71,7 +71,7 @@ def main(argv=None):
         return 2
     from waitress import create_server
 
-    from server.app import create_app, stop_services
+    from extrados.server.app import create_app, stop_services
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     app = create_app(config)

@@ -20,8 +20,8 @@ OFF, WARMING, READY, FAILED = "off", "warming", "ready", "failed"
 
 def warm_up_requests():
     """(model document, analysis request) pairs that between them call every kernel of the engine."""
-    from engine import generators
-    from engine.generators.panel import cohesive_joint
+    from extrados import generators
+    from extrados.engine.generators.panel import cohesive_joint
 
     column = generators.generate("column", blocks=3)
     top = next(b for b in column["blocks"] if b["id"] == "b2")
@@ -52,7 +52,7 @@ class EngineWarmUp:
         threading.Thread(target=self.run, name="extrados-warm-up", daemon=True).start()
 
     def run(self):
-        from engine import analyze
+        from extrados import analyze
 
         started = time.monotonic()
         try:

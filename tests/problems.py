@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.solvers import Problem
+from extrados.engine.solvers import Problem
 
 GRAVITY = 9.81
 #: Normal and tangential compliance of the hand-built joints (s/kg): a few 1e-4 of the diagonal of N

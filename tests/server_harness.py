@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 from waitress import create_server
 
-from server import create_app
-from server.app import stop_services
+from extrados.server import create_app
+from extrados.server.app import stop_services
 
 FINISHED = ("done", "failed", "cancelled")
 

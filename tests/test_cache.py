@@ -18,16 +18,16 @@ import threading
 import numpy as np
 import pytest
 
-from engine import ModelError, analyze, generators
-from engine.analysis.cache import AnalysisCache
-from engine.collision.detect import Contacts
-from engine.errors import AnalysisCancelled
-from engine.generators.arch import arch_point_load
-from engine.geometry.polyhedron import (
+from extrados import ModelError, analyze, generators
+from extrados.engine.analysis.cache import AnalysisCache
+from extrados.engine.collision.detect import Contacts
+from extrados.engine.errors import AnalysisCancelled
+from extrados.engine.generators.arch import arch_point_load
+from extrados.engine.geometry.polyhedron import (
     GeometryError, prevalidated_blocks, validated_block,
 )
-from engine.post.interfaces import interface_resultants
-from engine.post.joints import read_joint, joint_admissibility, plane_basis
+from extrados.engine.post.interfaces import interface_resultants
+from extrados.engine.post.joints import read_joint, joint_admissibility, plane_basis
 
 #: Reactions are statically determinate here (one support): the solver's relative accuracy.
 REACTION_RELATIVE = 1e-5

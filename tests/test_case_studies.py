@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 import trimesh
 
-from engine import Model, analyze, generators
-from engine.generators.arch import arch_point_load, arch_weight, voussoir_section
-from engine.generators.cylinder import (
+from extrados import Model, analyze, generators
+from extrados.engine.generators.arch import arch_point_load, arch_weight, voussoir_section
+from extrados.engine.generators.cylinder import (
     boundary_radii, boundary_sides, cylinder, cylinder_volume, regular_polygon_area,
 )
-from engine.generators.wall_gap import wall_over_gap
+from extrados.engine.generators.wall_gap import wall_over_gap
 
 #: Volumes in closed form against trimesh's sums: round-off of a few hundred blocks (relative).
 VOLUME_RELATIVE = 1e-9

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-EXTRADOS = [sys.executable, "-m", "engine.cli"]
+EXTRADOS = [sys.executable, "-m", "extrados"]
 
 
 def run(*args, stdin=None):

@@ -11,9 +11,9 @@ import pytest
 from scipy.optimize import minimize
 
 import problems
-from engine.solvers import SOLVERS, Problem, solve
-from engine.solvers import problem as problem_module
-from engine.solvers.cone import (cohesive_projection_jacobian, cone_projection_jacobian, project_cohesive_point,
+from extrados.engine.solvers import SOLVERS, Problem, solve
+from extrados.engine.solvers import problem as problem_module
+from extrados.engine.solvers.cone import (cohesive_projection_jacobian, cone_projection_jacobian, project_cohesive_point,
                                  project_cone_point)
 
 ITERATIVE = ["apgd", "spg", "pgs", "jacobi"]

@@ -9,12 +9,12 @@ import math
 import numpy as np
 import pytest
 
-from engine.collision.broad_phase import block_aabbs, broad_phase, sweep_and_prune
-from engine.collision.coherence import DetectionCache
-from engine.collision.detect import detect_contacts
-from engine.geometry.packed import pack_polyhedra, pose_polyhedra
-from engine.geometry.quaternion import quat_from_axis_angle, quat_multiply
-from engine.tolerance import TOL
+from extrados.engine.collision.broad_phase import block_aabbs, broad_phase, sweep_and_prune
+from extrados.engine.collision.coherence import DetectionCache
+from extrados.engine.collision.detect import detect_contacts
+from extrados.engine.geometry.packed import pack_polyhedra, pose_polyhedra
+from extrados.engine.geometry.quaternion import quat_from_axis_angle, quat_multiply
+from extrados.engine.tolerance import TOL
 
 ENVELOPE = 0.005
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
@@ -385,10 +385,10 @@ def test_nearly_coincident_faces_keep_four_corners_and_their_ids():
 
 
 def test_pair_polygon_area_gives_each_joint_area_of_a_wall():
-    from engine import Model, generators
-    from engine.contact.laws import pair_polygon_area
-    from engine.pipeline import detect
-    from engine.state import State
+    from extrados import Model, generators
+    from extrados.engine.contact.laws import pair_polygon_area
+    from extrados.engine.pipeline import detect
+    from extrados.engine.state import State
 
     model = Model.from_dict(generators.generate("wall", courses=3, blocks_per_course=3, block_length=0.4,
                                                 block_height=0.175, depth=0.2))

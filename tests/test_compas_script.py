@@ -8,7 +8,7 @@ import pytest
 from compas.datastructures import Mesh
 from compas.geometry import Line, Polyline
 
-from engine import analyze
+from extrados import analyze
 from tests.server_harness import running_service
 
 SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "compas_script.py"

@@ -10,11 +10,11 @@ import json
 import numpy as np
 import pytest
 
-from engine import Model, ModelError, analyze, generators
-from engine.analysis.construction import ConstructionRequest, run_stage
-from engine.collision.coherence import DetectionCache
-from engine.pipeline import StepSettings, step
-from engine.state import State
+from extrados import Model, ModelError, analyze, generators
+from extrados.engine.analysis.construction import ConstructionRequest, run_stage
+from extrados.engine.collision.coherence import DetectionCache
+from extrados.engine.pipeline import StepSettings, step
+from extrados.engine.state import State
 
 G = 9.81
 #: Tighter than the seed's 1e-6 m/s: the forces of the last step balance the loads to a relative

@@ -13,10 +13,10 @@ import math
 import numpy as np
 import pytest
 
-from engine import Model, ModelError, analyze, generators
-from engine.analysis.run import check_against_schema, thrust_line_request
-from engine.generators.arch import arch_point_load, arch_weight
-from engine.post.funicular import combined, self_weight, semicircular_section, thrust_bounds, vertical_loads
+from extrados import Model, ModelError, analyze, generators
+from extrados.engine.analysis.run import check_against_schema, thrust_line_request
+from extrados.engine.generators.arch import arch_point_load, arch_weight
+from extrados.engine.post.funicular import combined, self_weight, semicircular_section, thrust_bounds, vertical_loads
 from tests.blocks import box_block, document, ground
 
 RADIUS, DEPTH, DENSITY, VOUSSOIRS = 1.0, 0.5, 2000.0, 20

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from engine import Model, ModelError, analyze, generators
-from engine.dynamics.rocking import RockingBody, rocking_response
+from extrados import Model, ModelError, analyze, generators
+from extrados.engine.dynamics.rocking import RockingBody, rocking_response
 
 G = 9.81
 

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 import trimesh
 
-from engine.generators import GENERATORS, generate
-from engine.generators.arch import arch_point_load, semicircular_arch
-from engine.generators.column import column
-from engine.generators.block import rocking_block
-from engine.generators.incline import block_on_incline
-from engine.generators.stack import harmonic_stack
-from engine.generators.wall import running_bond_wall
+from extrados.engine.generators import GENERATORS, generate
+from extrados.engine.generators.arch import arch_point_load, semicircular_arch
+from extrados.engine.generators.column import column
+from extrados.engine.generators.block import rocking_block
+from extrados.engine.generators.incline import block_on_incline
+from extrados.engine.generators.stack import harmonic_stack
+from extrados.engine.generators.wall import running_bond_wall
 
 #: Round-off on metre-sized coordinates built from a few float operations.
 ROUNDOFF = 1e-12
@@ -550,7 +550,7 @@ def test_direct_calls_check_their_parameters_too():
 
 @pytest.mark.parametrize("case", CASES)
 def test_model_accepts_the_document(case):
-    from engine.model import Model
+    from extrados.engine.model import Model
 
     document = case_document(case)
     built = Model.from_dict(document)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.generators import generate
+from extrados.engine.generators import generate
 from extrados_gh.client import (AuthenticationError, ExtradosClient, ExtradosError, Job, JobFailed,
                                            ServiceUnavailable, ValidationError)
 from tests.server_harness import running_service
@@ -90,7 +90,7 @@ def test_no_service_says_how_to_start_one():
     with pytest.raises(ServiceUnavailable) as refused:
         ExtradosClient(url, timeout=2.0).health()
     message = str(refused.value)
-    assert url in message and "`extrados serve`" in message and "`python -m server`" in message
+    assert url in message and "`extrados serve`" in message and "`python -m extrados.server`" in message
     assert refused.value.status is None
 
 

@@ -15,8 +15,8 @@ import uuid
 import pytest
 import rhino3dm
 
-from engine import analyze
-from engine.generators import box, generate
+from extrados import analyze
+from extrados.engine.generators import box, generate
 from extrados_gh import items, model_components, result_components, run_components
 from tests.gh_harness import Component, component_class, folders, metadata
 from tests.server_harness import running_service

@@ -7,8 +7,8 @@ import math
 import pytest
 import rhino3dm
 
-from engine import Model, analyze
-from engine.generators import box, generate
+from extrados import Model, analyze
+from extrados.engine.generators import box, generate
 from extrados_gh.conversions import (ConversionError, block_from_brep, block_from_mesh,  # noqa: E402
                                        block_matrices, block_transforms, blocks_from_geometry,
                                        contact_force_lines, joint_resultant_vectors, model_document,

@@ -10,15 +10,15 @@ import math
 import numpy as np
 import pytest
 
-from engine import Model, analyze, generators
-from engine.collision.detect import Contacts
-from engine.generators import block_entry, box, ground_slab, model_document
-from engine.post.interfaces import interface_resultants
-from engine.post.joints import (
+from extrados import Model, analyze, generators
+from extrados.engine.collision.detect import Contacts
+from extrados.engine.generators import block_entry, box, ground_slab, model_document
+from extrados.engine.post.interfaces import interface_resultants
+from extrados.engine.post.joints import (
     central_kernel, joint_admissibility, joint_outline, outline_centroid, outside_distance, plane_basis,
     polygon_moments,
 )
-from engine.post.networks import contact_network
+from extrados.engine.post.networks import contact_network
 
 G = 9.81
 DENSITY = 2000.0          # kg/m³, the generators' default

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from engine import Model, ModelError, analyze, generators
+from extrados import Model, ModelError, analyze, generators
 
 G = 9.81
 ARCH = {"radius": 1.0, "thickness": 0.15, "voussoirs": 20, "friction": 0.8}
@@ -170,7 +170,7 @@ def test_model_without_live_loads_is_refused():
 def test_cli_max_factor_fills_the_request(tmp_path):
     model, out = tmp_path / "column.json", tmp_path / "result.json"
     model.write_text(json.dumps(loaded_column()))
-    command = [sys.executable, "-m", "engine.cli", "analyze", str(model), "--analysis", "load_factor",
+    command = [sys.executable, "-m", "extrados", "analyze", str(model), "--analysis", "load_factor",
                "--max-factor", "2.5", "--out", str(out)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from engine import Model, ModelError
+from extrados import Model, ModelError
 from tests.blocks import box_block, document, ground
 
 
@@ -140,7 +140,7 @@ def test_document_is_not_modified_by_loading():
 
 
 def test_overlapping_blocks_are_refused_naming_the_pair_and_depth():
-    from engine import analyze
+    from extrados import analyze
 
     doc = document([box_block("a", (0, 0, 0), (1, 1, 1)), box_block("b", (0, 0, 0.98), (1, 1, 1.98)), ground()])
     with pytest.raises(ModelError) as info:

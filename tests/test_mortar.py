@@ -8,14 +8,14 @@ so the mortar joint under test opens or slides at that speed.
 import numpy as np
 import pytest
 
-from engine import Model, analyze
-from engine.analysis.dynamic import step_contact_states
-from engine.contact.bonds import SLIP
-from engine.contact.cohesive import BilinearMode, CohesiveLaw
-from engine.errors import ModelError
-from engine.generators import box
-from engine.pipeline import StepSettings, contact_keys, step
-from engine.state import State
+from extrados import Model, analyze
+from extrados.engine.analysis.dynamic import step_contact_states
+from extrados.engine.contact.bonds import SLIP
+from extrados.engine.contact.cohesive import BilinearMode, CohesiveLaw
+from extrados.engine.errors import ModelError
+from extrados.engine.generators import box
+from extrados.engine.pipeline import StepSettings, contact_keys, step
+from extrados.engine.state import State
 
 #: Seed 004 Table 1 (mode I) and Table 2 (mode II), friction 0.7 (sec. 4.2.2).
 MODE_I = {"stiffness": 1.5e11, "strength": 4.0e4, "energy": 0.79, "energy_ratio": 0.5, "ultimate_opening": 1.4e-4}

@@ -11,13 +11,13 @@ import math
 import numpy as np
 import pytest
 
-from engine import Model, analyze
-from engine.contact.cohesive import COULOMB, CohesiveLaw
-from engine.contact.laws import contact_laws
-from engine.generators import GENERATORS, generate
-from engine.generators.panel import ACTUATOR_IDS, BASE_IDS, TABLE_4, diagonal_panel
-from engine.pipeline import detect
-from engine.state import State
+from extrados import Model, analyze
+from extrados.engine.contact.cohesive import COULOMB, CohesiveLaw
+from extrados.engine.contact.laws import contact_laws
+from extrados.engine.generators import GENERATORS, generate
+from extrados.engine.generators.panel import ACTUATOR_IDS, BASE_IDS, TABLE_4, diagonal_panel
+from extrados.engine.pipeline import detect
+from extrados.engine.state import State
 
 #: Round-off on metre-sized coordinates built from a few float operations.
 ROUNDOFF = 1e-12

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 import referencing
 
-from engine import analyze
-from engine.generators import generate
-from server.config import Config
-from server.openapi import openapi_document
+from extrados import analyze
+from extrados.engine.generators import generate
+from extrados.server.config import Config
+from extrados.server.openapi import openapi_document
 from tests.gh_harness import Component
 from tests.server_harness import Client, running_service
 
@@ -260,8 +260,8 @@ def test_results_expire_by_age_and_by_size(tmp_path):
 # --- restart --------------------------------------------------------------------------------------
 
 def start_service_process(data_dir, *extra, env=None):
-    """``python -m server`` on a free port (environment ``env``, or this one's); returns (process, base URL)."""
-    process = subprocess.Popen([sys.executable, "-m", "server", "--port", "0", "--data-dir", str(data_dir), *extra],
+    """``python -m extrados.server`` on a free port (environment ``env``, or this one's); returns (process, base URL)."""
+    process = subprocess.Popen([sys.executable, "-m", "extrados.server", "--port", "0", "--data-dir", str(data_dir), *extra],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     printed = []
     for line in process.stdout:  # log lines (an interrupted job, say) may come first
@@ -386,7 +386,7 @@ def test_open_address_needs_a_token(tmp_path):
     with pytest.raises(ValueError, match="token"):
         Config(host="0.0.0.0", data_dir=str(tmp_path)).checked()
     assert Config(host="0.0.0.0", token="t", data_dir=str(tmp_path)).checked().token == "t"
-    for command in (["-m", "server"], ["-m", "engine.cli", "serve"]):  # python -m server, extrados serve
+    for command in (["-m", "extrados.server"], ["-m", "extrados", "serve"]):  # python -m extrados.server, extrados serve
         run = subprocess.run([sys.executable, *command, "--host", "0.0.0.0", "--data-dir", str(tmp_path)],
                              capture_output=True, text=True, timeout=60, env={**os.environ, "EXTRADOS_TOKEN": ""})
         assert run.returncode == 2 and "token" in run.stderr, run.stderr

@@ -10,7 +10,7 @@ from schemathesis.specs.openapi.checks import (
     content_type_conformance, response_schema_conformance, status_code_conformance,
 )
 
-from server.openapi import openapi_document
+from extrados.server.openapi import openapi_document
 from tests.server_harness import running_service
 
 SCHEMA = schemathesis.openapi.from_dict(openapi_document())

@@ -8,12 +8,12 @@ solution is well determined and the solvers' answers can be compared tightly.
 import numpy as np
 import pytest
 
-from engine import Model, generators
-from engine.contact.assemble import assemble_problem
-from engine.contact.laws import contact_parameters
-from engine.pipeline import detect
-from engine.solvers import solve
-from engine.state import State
+from extrados import Model, generators
+from extrados.engine.contact.assemble import assemble_problem
+from extrados.engine.contact.laws import contact_parameters
+from extrados.engine.pipeline import detect
+from extrados.engine.solvers import solve
+from extrados.engine.state import State
 
 #: Joint stiffness (Pa/m) of a stiff dry joint; gives the compliance of seed 000 eq. 43.
 STIFFNESS = 1e9

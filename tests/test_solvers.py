@@ -8,13 +8,13 @@ import pytest
 from scipy.optimize import minimize
 
 import problems
-from engine.solvers import SOLVERS, Problem, solve
-from engine.solvers import problem as problem_module
-from engine.solvers.cone import cone_projection_jacobian, project_cone_point, project_cones
-from engine.solvers.reference import MAX_CONTACTS, delassus_matrix
-from engine.solvers.result import finish
-from engine.solvers.threads import MAX_TRIAL_INTERVAL, ThreadGovernor
-from engine.tolerance import TOL
+from extrados.engine.solvers import SOLVERS, Problem, solve
+from extrados.engine.solvers import problem as problem_module
+from extrados.engine.solvers.cone import cone_projection_jacobian, project_cone_point, project_cones
+from extrados.engine.solvers.reference import MAX_CONTACTS, delassus_matrix
+from extrados.engine.solvers.result import finish
+from extrados.engine.solvers.threads import MAX_TRIAL_INTERVAL, ThreadGovernor
+from extrados.engine.tolerance import TOL
 
 ITERATIVE = ["apgd", "spg", "pgs", "jacobi"]
 #: Residual the solvers are asked for in the comparisons.

@@ -10,13 +10,13 @@ import math
 import numpy as np
 import pytest
 
-from engine import Model, analyze, generators
-from engine.generators import block_entry, model_document, polygon_area
-from engine.generators.spandrel import (
+from extrados import Model, analyze, generators
+from extrados.engine.generators import block_entry, model_document, polygon_area
+from extrados.engine.generators.spandrel import (
     chord_polygon, chord_polygon_area, keystone_id, polygon_prism, spandrel_sections, spandrel_wall,
 )
-from engine.pipeline import detect
-from engine.state import State
+from extrados.engine.pipeline import detect
+from extrados.engine.state import State
 
 #: Round-off on metre-sized coordinates built from a few float operations.
 ROUNDOFF = 1e-12

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from engine import Model, analyze, generators
+from extrados import Model, analyze, generators
 
 G = 9.81
 T_MIN = 0.10746          # t/R of the semicircular arch under self-weight (Milankovitch; Cocchetti & Rizzi 2020)
@@ -193,10 +193,10 @@ def test_assigned_joint_law_overrides_the_default_friction():
 
 
 def test_joint_stiffness_sets_the_compliance_per_contact_from_the_joint_area():
-    from engine.contact.assemble import PENETRATION_RECOVERY
-    from engine.contact.laws import contact_parameters
-    from engine.pipeline import detect
-    from engine.state import State
+    from extrados.engine.contact.assemble import PENETRATION_RECOVERY
+    from extrados.engine.contact.laws import contact_parameters
+    from extrados.engine.pipeline import detect
+    from extrados.engine.state import State
 
     doc = generators.generate("column", blocks=2, width=0.3, depth=0.3, block_height=0.3)
     doc["joints"]["dry"].update(normal_stiffness=1e9, shear_stiffness=4e8)

@@ -24,14 +24,14 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from engine import Model, ModelError, analyze, generators
-from engine.analysis.dynamic import DynamicRequest, run_dynamic
-from engine.collision.detect import Contacts
-from engine.post.strain import (
+from extrados import Model, ModelError, analyze, generators
+from extrados.engine.analysis.dynamic import DynamicRequest, run_dynamic
+from extrados.engine.collision.detect import Contacts
+from extrados.engine.post.strain import (
     StrainCells, cell_strain_rates, critical_fraction, cumulated_strain, rate_invariants, strain_cells,
     triangle_velocity_gradients, wall_plane,
 )
-from engine.post.stress import (
+from extrados.engine.post.stress import (
     BlockRotation, block_stress, contact_stress, height_layers, point_loads, principal_stresses,
     rotational_inertia_stress, second_moments, step_rotation, stress_asymmetry, stress_invariants, stress_summary,
 )

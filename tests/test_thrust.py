@@ -12,16 +12,16 @@ import math
 import numpy as np
 import pytest
 
-from engine import Model, ModelError, analyze, generators
-from engine.generators.arch import arch_weight
-from engine.post.funicular import (
+from extrados import Model, ModelError, analyze, generators
+from extrados.engine.generators.arch import arch_weight
+from extrados.engine.post.funicular import (
     arch_section, line_through, line_with_thrust, self_weight, semicircular_section, thrust_bounds, vertical_loads,
 )
-from engine.post.interfaces import Interfaces
-from engine.post.thrust import (
+from extrados.engine.post.interfaces import Interfaces
+from extrados.engine.post.thrust import (
     effective_thrust_line, effective_thrust_line_of_result, find_chain, result_interfaces, thrust_line_documents,
 )
-from engine.tolerance import TOL
+from extrados.engine.tolerance import TOL
 
 T_MIN = 0.1075            # t/R, Milankovitch; Cocchetti & Rizzi 2020 (0.10746)
 THRUST_RATIO = 0.395      # H / V at t_min, V the weight of half the arch

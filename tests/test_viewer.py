@@ -1,6 +1,6 @@
 """The browser viewer (GET /) in real headless Chromium: Debian's chromium driven by Playwright.
 
-The server runs as a subprocess (``python -m server``); the page runs an example through the API,
+The server runs as a subprocess (``python -m extrados.server``); the page runs an example through the API,
 draws it with WebGL (SwiftShader, no GPU) and keeps a screenshot in tests/artifacts/.
 """
 import base64
@@ -53,12 +53,12 @@ def _post_json(url, body):
 
 @contextlib.contextmanager
 def _running_server(data_dir, *options):
-    """The base URL of ``python -m server`` started with these options; stopped on exit."""
+    """The base URL of ``python -m extrados.server`` started with these options; stopped on exit."""
     port = _free_port()
     log = data_dir / "server.log"
     with open(log, "w") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data_dir), *options],
+            [sys.executable, "-m", "extrados.server", "--port", str(port), "--data-dir", str(data_dir), *options],
             cwd=REPO, stdout=output, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -37,12 +37,12 @@ import pickle
 import threading
 from collections import OrderedDict
 
-from engine.analysis.run import analyze, validated_request
-from engine.analysis.static import self_weight_start
-from engine.errors import ModelError
-from engine.model import Model, document_block_digest
-from engine.pipeline import detect
-from engine.state import State
+from extrados.engine.analysis.run import analyze, validated_request
+from extrados.engine.analysis.static import self_weight_start
+from extrados.engine.errors import ModelError
+from extrados.engine.model import Model, document_block_digest
+from extrados.engine.pipeline import detect
+from extrados.engine.state import State
 
 DEFAULT_MAX_MODELS = 16
 #: Parts of a model document that the start of static solves does not depend on.

@@ -33,15 +33,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.analysis.dynamic import SolverTally
-from engine.analysis.static import StaticSolution, contact_forces, point_speed
-from engine.dynamics.support_motion import support_motion_from_document
-from engine.errors import ModelError
-from engine.pipeline import StepSettings, step
-from engine.post.stress import block_stress, course_layers, point_loads
-from engine.result import static_result
-from engine.state import State
-from engine.tolerance import TOL
+from extrados.engine.analysis.dynamic import SolverTally
+from extrados.engine.analysis.static import StaticSolution, contact_forces, point_speed
+from extrados.engine.dynamics.support_motion import support_motion_from_document
+from extrados.engine.errors import ModelError
+from extrados.engine.pipeline import StepSettings, step
+from extrados.engine.post.stress import block_stress, course_layers, point_loads
+from extrados.engine.result import static_result
+from extrados.engine.state import State
+from extrados.engine.tolerance import TOL
 
 #: Relative CCP residual of every step unless the model sets one. The forces at the end are the
 #: point of the analysis, so they are solved as finely as a static analysis (engine.analysis.static).

@@ -10,15 +10,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.analysis.static import point_speed
-from engine.dynamics.events import EventWatch
-from engine.dynamics.support_motion import support_motion_from_document
-from engine.errors import ModelError
-from engine.pipeline import StepSettings, detect, step
-from engine.post.energy import EnergyAccount, kinetic_energy, load_power, support_power
-from engine.post.networks import contact_network, contact_states
-from engine.state import State
-from engine.tolerance import TOL
+from extrados.engine.analysis.static import point_speed
+from extrados.engine.dynamics.events import EventWatch
+from extrados.engine.dynamics.support_motion import support_motion_from_document
+from extrados.engine.errors import ModelError
+from extrados.engine.pipeline import StepSettings, detect, step
+from extrados.engine.post.energy import EnergyAccount, kinetic_energy, load_power, support_power
+from extrados.engine.post.networks import contact_network, contact_states
+from extrados.engine.state import State
+from extrados.engine.tolerance import TOL
 
 #: Default collapse threshold as a fraction of the median block size (diagonal).
 COLLAPSE_FRACTION = 0.25

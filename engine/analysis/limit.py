@@ -48,13 +48,13 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, diags, hstack
 
-from engine.analysis.static import check_no_overlap
-from engine.contact.frames import contact_jacobians
-from engine.contact.laws import contact_parameters
-from engine.pipeline import detect
-from engine.post.interfaces import interface_resultants
-from engine.state import State
-from engine.tolerance import TOL
+from extrados.engine.analysis.static import check_no_overlap
+from extrados.engine.contact.frames import contact_jacobians
+from extrados.engine.contact.laws import contact_parameters
+from extrados.engine.pipeline import detect
+from extrados.engine.post.interfaces import interface_resultants
+from extrados.engine.state import State
+from extrados.engine.tolerance import TOL
 
 #: Facets of the pyramid inscribed in each friction cone: a multiple of four, so the frame
 #: directions u and v are exact; elsewhere the friction is at least mu cos(pi/8) = 0.924 mu.

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.analysis.limit import limit_load_factor, limit_report
-from engine.analysis.static import Cancellation, WarmStart, point_speed, solve_static
-from engine.errors import ModelError
-from engine.tolerance import TOL
+from extrados.engine.analysis.limit import limit_load_factor, limit_report
+from extrados.engine.analysis.static import Cancellation, WarmStart, point_speed, solve_static
+from extrados.engine.errors import ModelError
+from extrados.engine.tolerance import TOL
 
 #: The request defaults of DESIGN sec. 5.
 DEFAULT_MAX_FACTOR = 10.0

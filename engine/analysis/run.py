@@ -5,15 +5,15 @@ from importlib import resources
 
 import jsonschema
 
-from engine.analysis.construction import ConstructionRequest, construction_result, run_construction
-from engine.analysis.dynamic import DynamicRequest, run_dynamic
-from engine.analysis.load_factor import LoadFactorRequest, check_live_loads, run_load_factor
-from engine.analysis.static import Cancellation, solve_static
-from engine.errors import ModelError, format_path
-from engine.model import Model
-from engine.post.conventional import chain_plane, conventional_thrust_lines, error_documents
-from engine.post.thrust import effective_thrust_line_of_result
-from engine.result import dynamic_result, static_result
+from extrados.engine.analysis.construction import ConstructionRequest, construction_result, run_construction
+from extrados.engine.analysis.dynamic import DynamicRequest, run_dynamic
+from extrados.engine.analysis.load_factor import LoadFactorRequest, check_live_loads, run_load_factor
+from extrados.engine.analysis.static import Cancellation, solve_static
+from extrados.engine.errors import ModelError, format_path
+from extrados.engine.model import Model
+from extrados.engine.post.conventional import chain_plane, conventional_thrust_lines, error_documents
+from extrados.engine.post.thrust import effective_thrust_line_of_result
+from extrados.engine.result import dynamic_result, static_result
 
 ANALYSIS_FIELDS = {"static": {"type"}, "load_factor": set(LoadFactorRequest.FIELDS),
                    "dynamic": set(DynamicRequest.FIELDS), "construction": set(ConstructionRequest.FIELDS)}
@@ -34,7 +34,7 @@ CONVENTIONAL_ANALYSES = ("static", "load_factor")
 def analysis_schema():
     """The JSON schema of the analysis request (engine/io/analysis_schema.json): one ``$defs``
     entry per analysis type. The HTTP service publishes it in its OpenAPI document."""
-    return json.loads(resources.files("engine.io").joinpath("analysis_schema.json").read_text())
+    return json.loads(resources.files("extrados.engine.io").joinpath("analysis_schema.json").read_text())
 
 
 def _type_validators():

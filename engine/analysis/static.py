@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.errors import AnalysisCancelled, ModelError
-from engine.pipeline import StepSettings, detect, solve_step, step
-from engine.state import State
-from engine.tolerance import TOL
+from extrados.engine.errors import AnalysisCancelled, ModelError
+from extrados.engine.pipeline import StepSettings, detect, solve_step, step
+from extrados.engine.state import State
+from extrados.engine.tolerance import TOL
 
 STATIC_STEP = 1.0     # s, the arbitrary h of the static CCP
 SETTLE_STEP = 1e-3    # s, time step of the confirming settle run

@@ -17,8 +17,8 @@ next call only filters again while every envelope box stays inside its fat box
 import numpy as np
 from numba import njit
 
-from engine.collision.coherence import FatBoxes
-from engine.tolerance import TOL
+from extrados.engine.collision.coherence import FatBoxes
+from extrados.engine.tolerance import TOL
 
 
 def broad_phase(posed, vertex_start, is_support, envelope, fat=None):

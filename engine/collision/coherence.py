@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from engine.geometry.quaternion import quat_conjugate_product, quat_rotate_inverse
+from extrados.engine.geometry.quaternion import quat_conjugate_product, quat_rotate_inverse
 
 #: Relative pose of a pair: quaternion conj(q_A) (x) q_B [w, x, y, z], then A(q_A)^T (x_B - x_A).
 POSE_SIZE = 7

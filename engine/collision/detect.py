@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.collision.broad_phase import broad_phase
-from engine.collision.coherence import DetectionCache
-from engine.collision.narrow_phase import narrow_phase
-from engine.geometry.packed import pose_polyhedra
+from extrados.engine.collision.broad_phase import broad_phase
+from extrados.engine.collision.coherence import DetectionCache
+from extrados.engine.collision.narrow_phase import narrow_phase
+from extrados.engine.geometry.packed import pose_polyhedra
 
 
 @dataclass(frozen=True)

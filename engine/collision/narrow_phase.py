@@ -31,8 +31,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from engine.collision.coherence import POSE_SIZE, PairFeatures, no_pair_features, pose_is_near, relative_pose
-from engine.tolerance import TOL
+from extrados.engine.collision.coherence import POSE_SIZE, PairFeatures, no_pair_features, pose_is_near, relative_pose
+from extrados.engine.tolerance import TOL
 
 #: Contacts kept per pair (seed 000 sec. 2.5 keeps those that maximize the patch).
 MAX_CONTACTS_PER_PAIR = 8

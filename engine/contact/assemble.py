@@ -14,8 +14,8 @@ even and the odd terms apart, then added (``dot3``, ``jacobian_row_dot``).
 import numpy as np
 from numba import njit
 
-from engine.contact.frames import contact_jacobians
-from engine.solvers.problem import Problem
+from extrados.engine.contact.frames import contact_jacobians
+from extrados.engine.solvers.problem import Problem
 
 #: Largest speed (m/s) at which stabilization b = Phi/h may push penetrating blocks apart,
 #: so that an initial overlap is removed gently instead of launching blocks (seed 000 sec. 2.4).

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.contact.cohesive import COULOMB, MOHR_COULOMB
-from engine.tolerance import TOL
+from extrados.engine.contact.cohesive import COULOMB, MOHR_COULOMB
+from extrados.engine.tolerance import TOL
 
 KAPPA, BETA, BROKEN, BOND_GAP = 0, 1, 2, 3
 SLIP = slice(4, 7)

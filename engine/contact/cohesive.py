@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import ModelError
+from extrados.engine.errors import ModelError
 
 #: law codes of engine.model.Model.joint_table
 COULOMB, MOHR_COULOMB, COHESIVE = 0, 1, 2

@@ -14,7 +14,7 @@ PR / compliance along the normal).
 import numpy as np
 from numba import njit
 
-from engine.contact.assemble import PENETRATION_RECOVERY
+from extrados.engine.contact.assemble import PENETRATION_RECOVERY
 
 
 def pair_polygon_area(contacts):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from engine.tolerance import TOL
+from extrados.engine.tolerance import TOL
 
 
 def pair_keys(contacts, n_blocks):

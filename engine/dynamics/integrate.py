@@ -5,7 +5,7 @@
 import numpy as np
 from numba import njit
 
-from engine.geometry.quaternion import rotate_world_rotation
+from extrados.engine.geometry.quaternion import rotate_world_rotation
 
 
 @njit(cache=True)

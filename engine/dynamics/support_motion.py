@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import ModelError
+from extrados.engine.errors import ModelError
 
 
 @dataclass(frozen=True)

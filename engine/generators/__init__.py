@@ -300,7 +300,7 @@ def described_parameters(function, descriptions):
                  for name, argument in signature.items())
 
 
-from engine.generators import (  # noqa: E402  (they use the above)
+from extrados.engine.generators import (  # noqa: E402  (they use the above)
     arch, block, column, cylinder, incline, panel, spandrel, stack, wall, wall_gap,
 )
 

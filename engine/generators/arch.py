@@ -16,7 +16,7 @@ pi R t as n grows.
 import bisect
 import math
 
-from engine.generators import (
+from extrados.engine.generators import (
     STANDARD_GRAVITY, Generator, block_entry, check_count, check_finite, check_flag, check_non_negative,
     check_positive, described_parameters, ground_slab, model_document, polygon_area, quad_prism,
 )

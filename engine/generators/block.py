@@ -3,7 +3,7 @@
 The block of half-width b = width/2 and half-height h = height/2 has slenderness
 alpha = atan(b/h); it uplifts under a ground (or body) acceleration a >= g tan alpha.
 """
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, box, check_finite, check_non_negative, check_positive, described_parameters,
     ground_slab, lateral_acceleration_loads, model_document,
 )

@@ -3,7 +3,7 @@
 Blocks "b0" (bottom) to "b{n-1}" are centred on the z axis; block k spans
 z in [k h, (k + 1) h], so neighbours share their faces exactly.
 """
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, box, check_count, check_finite, check_non_negative, check_positive,
     described_parameters, ground_slab, lateral_acceleration_loads, model_document,
 )

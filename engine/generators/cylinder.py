@@ -33,12 +33,12 @@ corner counts of its outermost and innermost boundaries.
 """
 import math
 
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, check_count, check_non_negative, check_positive, described_parameters,
     model_document, polygon_area,
 )
-from engine.generators.spandrel import polygon_prism
-from engine.tolerance import TOL
+from extrados.engine.generators.spandrel import polygon_prism
+from extrados.engine.tolerance import TOL
 
 #: Id of the one full slab; the slabs around a gap are "ground0", "ground1", ...
 GROUND_ID = "ground"

@@ -13,7 +13,7 @@ x-z plane, so it keeps their counter-clockwise order.
 """
 import math
 
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, check_finite, check_non_negative, check_positive, described_parameters,
     model_document, quad_prism,
 )

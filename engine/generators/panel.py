@@ -32,11 +32,11 @@ sigma / K0 are then 0.33 um (mode I) and 1.6 um (mode II), far below the ultimat
 """
 import math
 
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, check_count, check_non_negative, check_positive, described_parameters,
     model_document, quad_prism,
 )
-from engine.generators.wall import course_joints
+from extrados.engine.generators.wall import course_joints
 
 #: Seed 004 Table 4: cohesive zone parameters of the two sets (stiffness added by the generator).
 TABLE_4 = {

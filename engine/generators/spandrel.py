@@ -36,12 +36,12 @@ A = 1/2 n r^2 sin(pi / n) for r = R_e and r = R: blocks total
 import bisect
 import math
 
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, check_count, check_non_negative, check_positive, described_parameters,
     ground_slab, model_document, polygon_area,
 )
-from engine.generators.arch import joint_direction, voussoir_section
-from engine.tolerance import TOL
+from extrados.engine.generators.arch import joint_direction, voussoir_section
+from extrados.engine.tolerance import TOL
 
 #: A spandrel cell smaller than this fraction of a whole block's face (course height x block
 #: length) is joined to a neighbour when the union stays convex.

@@ -14,7 +14,7 @@ of the top k blocks average to
 the edge of the block below (or of the table, k = n). Any s > 1 puts some of
 these centres of mass beyond their edge, s < 1 strictly inside.
 """
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, box, check_count, check_finite, check_non_negative, check_positive,
     described_parameters, ground_slab, model_document,
 )

@@ -6,7 +6,7 @@ half a block. Every vertical joint lies on a multiple of half a block length,
 x_m = -L/2 + m l/2, so the blocks of a course share their end faces exactly
 and the joints of odd courses sit exactly over the middles of the even ones.
 """
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, box, check_count, check_finite, check_flag, check_non_negative, check_positive,
     described_parameters, ground_slab, lateral_acceleration_loads, model_document,
 )

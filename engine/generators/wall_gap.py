@@ -11,10 +11,10 @@ Two support slabs carry the wall, "ground_left" under x <= -gap/2 and
 |x| < gap/2. A bottom block across a slab's edge rests on it only in part.
 Blocks total length x height x thickness in volume.
 """
-from engine.generators import (
+from extrados.engine.generators import (
     Generator, block_entry, box, check_non_negative, check_positive, described_parameters, model_document,
 )
-from engine.generators.spandrel import course_joints
+from extrados.engine.generators.spandrel import course_joints
 
 #: Ids of the two support slabs.
 LEFT_SUPPORT, RIGHT_SUPPORT = "ground_left", "ground_right"

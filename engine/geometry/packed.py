@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from engine.geometry.quaternion import quat_to_rows
+from extrados.engine.geometry.quaternion import quat_to_rows
 
 #: Feature ids (engine.collision.narrow_phase) give a face or edge index 16 bits
 #: and a polygon corner 11 bits.

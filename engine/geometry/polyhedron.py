@@ -10,7 +10,7 @@ from itertools import chain
 import numpy as np
 import trimesh
 
-from engine.tolerance import TOL
+from extrados.engine.tolerance import TOL
 
 
 class GeometryError(ValueError):

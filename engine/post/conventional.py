@@ -34,11 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import ModelError
-from engine.post.funicular import arch_section, combined, thrust_bounds, vertical_loads
-from engine.post.stress import point_loads
-from engine.post.thrust import CHAIN_PATH, effective_thrust_line_of_result, loaded_joints, result_interfaces
-from engine.tolerance import TOL
+from extrados.engine.errors import ModelError
+from extrados.engine.post.funicular import arch_section, combined, thrust_bounds, vertical_loads
+from extrados.engine.post.stress import point_loads
+from extrados.engine.post.thrust import CHAIN_PATH, effective_thrust_line_of_result, loaded_joints, result_interfaces
+from extrados.engine.tolerance import TOL
 
 UP = np.array([0.0, 0.0, 1.0])
 #: Names of the result document's "thrust_lines" entries, in the order they are written.

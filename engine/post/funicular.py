@@ -59,10 +59,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from engine.errors import ModelError
-from engine.generators import STANDARD_GRAVITY
-from engine.generators.arch import joint_direction
-from engine.tolerance import TOL
+from extrados.engine.errors import ModelError
+from extrados.engine.generators import STANDARD_GRAVITY
+from extrados.engine.generators.arch import joint_direction
+from extrados.engine.tolerance import TOL
 
 #: HiGHS status code (scipy.optimize.linprog) of an optimal solution.
 LP_OPTIMAL = 0

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.tolerance import TOL
+from extrados.engine.tolerance import TOL
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.tolerance import TOL
+from extrados.engine.tolerance import TOL
 
 STATES = ("stick", "slip", "open")
 

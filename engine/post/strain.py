@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.spatial import Delaunay
 
-from engine.tolerance import TOL
+from extrados.engine.tolerance import TOL
 
 #: Default critical cumulated dilation (eq. 59): a joint opening of 0.4 mm across a 0.4 m cell.
 DILATION_THRESHOLD = 1e-3

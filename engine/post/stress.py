@@ -32,9 +32,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import ModelError
-from engine.geometry.quaternion import quat_to_matrices
-from engine.tolerance import TOL
+from extrados.engine.errors import ModelError
+from extrados.engine.geometry.quaternion import quat_to_matrices
+from extrados.engine.tolerance import TOL
 
 #: 3/2 in q = sqrt(3/2 s : s), so that q is |sigma| in uniaxial stress.
 VON_MISES_FACTOR = 1.5

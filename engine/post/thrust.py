@@ -41,9 +41,9 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import shortest_path
 
-from engine.errors import ModelError
-from engine.post.interfaces import Interfaces
-from engine.tolerance import TOL
+from extrados.engine.errors import ModelError
+from extrados.engine.post.interfaces import Interfaces
+from extrados.engine.tolerance import TOL
 
 #: Most blocks bearing on supports for which a chain is found automatically (module docstring).
 AUTOMATIC_SPRINGERS = 2

@@ -7,13 +7,13 @@ compared on the same problem. Every solver works through ``Problem.project`` (or
 kernels of ``engine.solvers.cone``), so cohesive joints (``Problem(..., cohesion=...)``, a cone
 shifted by the cohesion and cut off at a tensile cap) are solved by all of them alike.
 """
-from engine.solvers.apgd import solve_apgd
-from engine.solvers.jacobi import solve_jacobi
-from engine.solvers.pgs import solve_pgs
-from engine.solvers.problem import Problem
-from engine.solvers.reference import solve_reference
-from engine.solvers.result import SolverResult
-from engine.solvers.spg import solve_spg
+from extrados.engine.solvers.apgd import solve_apgd
+from extrados.engine.solvers.jacobi import solve_jacobi
+from extrados.engine.solvers.pgs import solve_pgs
+from extrados.engine.solvers.problem import Problem
+from extrados.engine.solvers.reference import solve_reference
+from extrados.engine.solvers.result import SolverResult
+from extrados.engine.solvers.spg import solve_spg
 
 #: Solvers by name.
 SOLVERS = {

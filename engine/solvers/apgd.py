@@ -54,9 +54,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from engine.solvers.cone import project_cohesive_point
-from engine.solvers.problem import body_velocity_range, natural_map_norm
-from engine.solvers.result import finish
+from extrados.engine.solvers.cone import project_cohesive_point
+from extrados.engine.solvers.problem import body_velocity_range, natural_map_norm
+from extrados.engine.solvers.result import finish
 
 #: Lipschitz estimate multiplier after a rejected step (Mazhar et al. 2015 double it).
 LIPSCHITZ_GROWTH = 2.0

@@ -18,8 +18,8 @@ import time
 import numpy as np
 from numba import njit
 
-from engine.solvers.pgs import block_steps
-from engine.solvers.result import finish
+from extrados.engine.solvers.pgs import block_steps
+from extrados.engine.solvers.result import finish
 
 
 @njit(cache=True)

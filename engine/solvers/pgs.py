@@ -24,9 +24,9 @@ import time
 import numpy as np
 from numba import njit
 
-from engine.solvers.cone import project_cohesive_point
-from engine.solvers.problem import body_velocity_kernel, contact_velocity_kernel, natural_residual_kernel
-from engine.solvers.result import finish
+from extrados.engine.solvers.cone import project_cohesive_point
+from extrados.engine.solvers.problem import body_velocity_kernel, contact_velocity_kernel, natural_residual_kernel
+from extrados.engine.solvers.result import finish
 
 
 @njit(cache=True)

@@ -45,9 +45,9 @@ from functools import cached_property
 import numpy as np
 from numba import njit, prange
 
-from engine.solvers.cone import project_cohesive_point, project_cohesive_sets
-from engine.solvers.threads import ThreadGovernor
-from engine.tolerance import TOL
+from extrados.engine.solvers.cone import project_cohesive_point, project_cohesive_sets
+from extrados.engine.solvers.threads import ThreadGovernor
+from extrados.engine.tolerance import TOL
 
 #: Fewest contacts per run. A problem of fewer than twice as many contacts runs on the calling
 #: thread: waking others would cost more than the work they share.

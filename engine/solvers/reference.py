@@ -38,8 +38,8 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
-from engine.solvers.cone import cohesive_projection_jacobian
-from engine.solvers.result import finish
+from extrados.engine.solvers.cone import cohesive_projection_jacobian
+from extrados.engine.solvers.result import finish
 
 #: Largest problem the reference accepts: its sparse factorizations (Clarabel's and the polish's) grow fast.
 MAX_CONTACTS = 5000

@@ -32,7 +32,7 @@ from collections import deque
 
 import numpy as np
 
-from engine.solvers.result import finish
+from extrados.engine.solvers.result import finish
 
 #: Non-monotone memory M: compare with the largest of the last M objective values (BMR 2000: 10).
 MEMORY = 10

@@ -44,7 +44,7 @@ __all__ = ["ExtradosClient", "Job", "ExtradosError", "ServiceUnavailable", "Auth
            "ValidationError", "JobFailed", "DEFAULT_URL", "START_HINT"]
 
 DEFAULT_URL = "http://127.0.0.1:8765"
-START_HINT = "start it with `extrados serve` (or `python -m server`)"
+START_HINT = "start it with `extrados serve` (or `python -m extrados.server`)"
 #: Job states after which nothing changes any more.
 FINISHED_STATES = ("done", "failed", "cancelled")
 #: Statuses of a request the service refused because of what it held (model, envelope, size).

@@ -10,8 +10,8 @@ import multiprocessing
 import threading
 import time
 
-from server.jobs.store import JobStore
-from server.jobs.worker import run_job
+from extrados.server.jobs.store import JobStore
+from extrados.server.jobs.worker import run_job
 
 LOG = logging.getLogger("extrados.jobs")
 POLL_S = 0.05

@@ -9,7 +9,7 @@ import os
 import time
 import traceback
 
-from server.jobs.store import JobStore
+from extrados.server.jobs.store import JobStore
 
 PROGRESS_INTERVAL_S = 0.2
 CANCEL_POLL_S = 0.1
@@ -41,9 +41,9 @@ def stop_if_orphaned(parent_pid):
 
 def run_job(data_dir, job_id):
     """Entry point of a worker process (multiprocessing, spawn start method)."""
-    from engine.analysis import analyze
-    from engine.errors import AnalysisCancelled, ModelError
-    from server.errors import model_error
+    from extrados.engine.analysis import analyze
+    from extrados.engine.errors import AnalysisCancelled, ModelError
+    from extrados.server.errors import model_error
 
     store = JobStore(data_dir)
     with open(store.request_path(job_id), encoding="utf-8") as handle:

@@ -8,11 +8,11 @@ import time
 
 from flask import Blueprint, request
 
-from engine.analysis.run import check_request
-from engine.errors import AnalysisCancelled, ModelError
-from server.errors import ApiError, model_error
-from server.payload import analysis_envelope, json_body
-from server.routes import json_response, services
+from extrados.engine.analysis.run import check_request
+from extrados.engine.errors import AnalysisCancelled, ModelError
+from extrados.server.errors import ApiError, model_error
+from extrados.server.payload import analysis_envelope, json_body
+from extrados.server.routes import json_response, services
 
 blueprint = Blueprint("analyses", __name__)
 

@@ -1,8 +1,8 @@
 """``GET /openapi.json``: the OpenAPI 3.1 description of the service."""
 from flask import Blueprint
 
-from server.openapi import openapi_document
-from server.routes import json_response, services
+from extrados.server.openapi import openapi_document
+from extrados.server.routes import json_response, services
 
 blueprint = Blueprint("docs", __name__)
 

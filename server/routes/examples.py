@@ -1,9 +1,9 @@
 """``GET /v1/examples`` lists the model generators; ``GET /v1/examples/{name}?param=value`` builds one."""
 from flask import Blueprint, request
 
-from engine.generators import GENERATORS, TooManyBlocks, block_budget
-from server.errors import ApiError
-from server.routes import json_response, services
+from extrados.engine.generators import GENERATORS, TooManyBlocks, block_budget
+from extrados.server.errors import ApiError
+from extrados.server.routes import json_response, services
 
 blueprint = Blueprint("examples", __name__)
 

@@ -3,9 +3,9 @@ import re
 
 from flask import Blueprint, request, send_file
 
-from server.errors import ApiError
-from server.jobs.store import STATES, job_document
-from server.routes import json_response, services
+from extrados.server.errors import ApiError
+from extrados.server.jobs.store import STATES, job_document
+from extrados.server.routes import json_response, services
 
 blueprint = Blueprint("jobs", __name__)
 JOB_ID = re.compile(r"[0-9a-f]{32}")

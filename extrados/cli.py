@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from engine.errors import ModelError
+from extrados.engine.errors import ModelError
 
 
 def _parser():
@@ -71,7 +71,7 @@ def _summary(result):
 
 
 def _read_model(path):
-    from engine.model import Model
+    from extrados.engine.model import Model
 
     if path == "-":
         return Model.from_json(sys.stdin.read())
@@ -130,8 +130,8 @@ def read_record(path, direction, scale):
 
 
 def _run_analyze(args):
-    from engine.analysis import analyze
-    from engine.model import Model
+    from extrados.engine.analysis import analyze
+    from extrados.engine.model import Model
 
     model = _read_model(args.model)
     request = _analysis_request(args)
@@ -165,7 +165,7 @@ def _run_analyze(args):
         print(text)
         print(_summary(result), file=sys.stderr)
     if args.png:
-        from engine.post.plot import plot_result
+        from extrados.engine.post.plot import plot_result
 
         plot_result(model, result, args.png)
         print(f"picture written to {args.png}", file=sys.stderr if not args.out else sys.stdout)
@@ -190,7 +190,7 @@ def _parse_params(extra, generator):
 
 
 def _run_example(args, extra):
-    from engine.generators import GENERATORS
+    from extrados.engine.generators import GENERATORS
 
     if not args.name:
         for name, gen in GENERATORS.items():
@@ -211,7 +211,7 @@ def main(argv=None):
     args, extra = parser.parse_known_args(argv)
     try:
         if args.command == "serve":
-            from server.serve import main as serve
+            from extrados.server.serve import main as serve
 
             return serve(extra)
         if args.command == "example":
