@@ -12,12 +12,13 @@ import time
 import numpy as np
 
 from extrados import Model, generators
-from extrados.engine.analysis.static import STATIC_STEP, STATIC_TOLERANCE, point_speed
+from extrados.engine.analysis.static import STATIC_STEP, point_speed
 from extrados.engine.contact.assemble import assemble_problem
 from extrados.engine.contact.laws import contact_parameters
 from extrados.engine.pipeline import detect
 from extrados.engine.solvers import solve
 from extrados.engine.state import State
+from extrados.engine.tolerance import SOLVER_DEFAULTS
 
 
 def wall(courses, per_course):
@@ -50,7 +51,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", default=["10x10", "30x34", "50x100"])
     parser.add_argument("--solver", default="apgd")
-    parser.add_argument("--tolerance", type=float, default=STATIC_TOLERANCE,
+    parser.add_argument("--tolerance", type=float, default=SOLVER_DEFAULTS.static_tolerance,
                         help="relative CCP residual (default: the static analysis default)")
     parser.add_argument("--max-iterations", type=int, default=5000)
     args = parser.parse_args()

@@ -13,39 +13,30 @@ rest of the document is validated as usual.
 """
 import hashlib
 import json
-import math
 import pickle
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 
 import jsonschema
 import numpy as np
 
 from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
-from extrados.engine.errors import ModelError, format_path
+from extrados.engine.errors import ModelError
+from extrados.engine.io.schema import check_finite, first_error, model_schema, property_defaults, schema_error
 from extrados.engine.geometry.packed import pack_polyhedra
 from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
 
 FORMAT = "extrados.model/1"
-DEFAULT_SETTINGS = {
-    "envelope": 0.005,      # m, contacts are created while the gap is below this (seed 000 sec. 2.2)
-    "compliance": 1e-10,    # m/N per contact point: E_i = compliance / h^2 (seed 000 eq. 43)
-    "solver": "apgd",
-    # "tolerance" (relative CCP residual) defaults per analysis: see engine.analysis.static/dynamic
-    "max_iterations": 5000,
-}
-DEFAULT_GRAVITY = [0.0, 0.0, -9.81]
-DEFAULT_JOINT = {"law": "coulomb", "friction": 0.6}
 SUPPORTED_LAWS = ("coulomb", "mohr_coulomb", "cohesive")
-
-
-def _schema():
-    text = resources.files("extrados.engine.io").joinpath("model_schema.json").read_text()
-    return json.loads(text)
-
-
-_VALIDATOR = jsonschema.Draft202012Validator(_schema())
+SCHEMA = model_schema()
+_VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+#: What the schema gives a document's top-level fields (gravity, materials, joints), its settings
+#: (envelope, compliance, solver, max_iterations; the tolerance depends on the analysis:
+#: engine.tolerance.SOLVER_DEFAULTS), its blocks (material, support) and its loads (live) when left out.
+MODEL_DEFAULTS = property_defaults(SCHEMA, SCHEMA)
+SETTINGS_DEFAULTS = property_defaults(SCHEMA["properties"]["settings"], SCHEMA)
+BLOCK_DEFAULTS = property_defaults(SCHEMA["$defs"]["block"], SCHEMA)
+LOAD_DEFAULTS = property_defaults(SCHEMA["$defs"]["load"]["allOf"][0]["then"], SCHEMA)
 
 
 def _block_label(doc, path):
@@ -110,15 +101,10 @@ def validate_schema(doc, blocks_checked=False):
         raise ModelError("the model document must be a JSON object")
     well_formed = blocks_checked or _well_formed_blocks(doc.get("blocks"))
     checked = dict(doc, blocks=[PLACEHOLDER_BLOCK]) if well_formed else doc
-    errors = sorted(_VALIDATOR.iter_errors(checked), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
-    if errors:
-        error = jsonschema.exceptions.best_match(errors)
-        path = list(error.absolute_path)
-        message = error.message
-        if error.validator == "additionalProperties":
-            message = "unknown field: " + message.split("(")[-1].rstrip(")").replace(" were unexpected", "").replace(" was unexpected", "")
-        raise ModelError(message, path=format_path(path) or None, block=_block_label(doc, path))
-    _check_finite(checked, [])
+    error = first_error(_VALIDATOR, checked)
+    if error is not None:
+        raise schema_error(error, block_of=lambda path: _block_label(doc, path))
+    check_finite(checked)
 
 
 def copied(doc):
@@ -145,18 +131,6 @@ def document_block_digest(doc):
         return block_digest(doc["blocks"])
     except (pickle.PicklingError, TypeError, AttributeError):
         return None
-
-
-def _check_finite(node, path):
-    """Refuse NaN and infinity anywhere in the document."""
-    if isinstance(node, float) and not math.isfinite(node):
-        raise ModelError(f"{node} is not a finite number", path=format_path(path))
-    if isinstance(node, dict):
-        for key, value in node.items():
-            _check_finite(value, path + [key])
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            _check_finite(value, path + [index])
 
 
 @dataclass(frozen=True)
@@ -219,10 +193,7 @@ class Model:
     def __init__(self, doc=None, reuse=None):
         self.block_digest = None   # of the document's blocks as given; None when built block by block
         if doc is None:
-            doc = {"format": FORMAT, "units": "SI", "gravity": list(DEFAULT_GRAVITY),
-                   "materials": {"stone": {"density": 2000.0}},
-                   "joints": {"dry": dict(DEFAULT_JOINT)}, "default_joint": "dry", "blocks": []}
-            self._doc = doc
+            self._doc = {"format": FORMAT, "units": "SI", **copied(MODEL_DEFAULTS), "blocks": []}
             return
         self.block_digest = document_block_digest(doc)
         same_blocks = reuse is not None and self.block_digest is not None and reuse.block_digest == self.block_digest
@@ -279,11 +250,14 @@ class Model:
     def block_ids(self):
         return [b["id"] for b in self._doc["blocks"]]
 
+    def _field(self, name):
+        """The document's top-level field ``name``, or the schema's default for it (read-only view)."""
+        return self._doc.get(name, MODEL_DEFAULTS.get(name))
+
     @property
     def settings(self):
-        merged = dict(DEFAULT_SETTINGS)
-        merged.update(self._doc.get("settings", {}))
-        return merged
+        """The document's settings over the schema's defaults (a new dict)."""
+        return {**SETTINGS_DEFAULTS, **self._doc.get("settings", {})}
 
     @property
     def support_motion(self):
@@ -293,11 +267,16 @@ class Model:
     @property
     def joints(self):
         """Joint laws by name (read-only view)."""
-        return self._doc.get("joints", {})
+        return self._field("joints")
 
     @property
     def gravity(self):
-        return np.asarray(self._doc.get("gravity", DEFAULT_GRAVITY), dtype=float)
+        """(3,) float64, m/s^2."""
+        return np.asarray(self._field("gravity"), dtype=float)
+
+    def material_of(self, block):
+        """The material name of a block dict."""
+        return block.get("material", BLOCK_DEFAULTS["material"])
 
     # --- building in Python -----------------------------------------------
     def add_block(self, mesh=None, *, id=None, vertices=None, faces=None, material=None, support=False):
@@ -359,10 +338,10 @@ class Model:
                 raise ModelError(f"duplicate block id (also blocks[{ids[block['id']]}])",
                                  path=f"blocks[{index}].id", block=block["id"])
             ids[block["id"]] = index
-            material = block.get("material", "stone")
-            if material not in doc.get("materials", {}):
+            material = self.material_of(block)
+            if material not in self._field("materials"):
                 raise ModelError(f"unknown material '{material}'", path=f"blocks[{index}].material", block=block["id"])
-        joints = doc.get("joints", {})
+        joints = self.joints
         for name, joint in joints.items():
             if joint["law"] not in SUPPORTED_LAWS:
                 raise ModelError(f"joint law '{joint['law']}' is not available yet (only {', '.join(SUPPORTED_LAWS)})",
@@ -385,7 +364,7 @@ class Model:
         for k, bid in enumerate(motion.get("blocks", [])):
             if bid not in ids:
                 raise ModelError(f"unknown block id '{bid}'", path=f"support_motion.blocks[{k}]")
-            if not doc["blocks"][ids[bid]].get("support", False):
+            if not doc["blocks"][ids[bid]].get("support", BLOCK_DEFAULTS["support"]):
                 raise ModelError(f"block '{bid}' is not a support; only supports can be moved",
                                  path=f"support_motion.blocks[{k}]", block=bid)
         for index, load in enumerate(doc.get("loads", [])):
@@ -402,9 +381,9 @@ class Model:
         """The joint law dict of pairs without an assignment."""
         name = self._doc.get("default_joint")
         if name is not None:
-            return self._doc["joints"][name]
-        joints = self._doc.get("joints", {})
-        return next(iter(joints.values())) if len(joints) == 1 else DEFAULT_JOINT
+            return self.joints[name]
+        joints = self.joints if len(self.joints) == 1 else MODEL_DEFAULTS["joints"]
+        return next(iter(joints.values()))
 
     @cached_property
     def joint_table(self):
@@ -434,7 +413,7 @@ class Model:
             name = assignment["joint"]
             if name not in names:
                 names[name] = len(laws)
-                laws.append(self._doc["joints"][name])
+                laws.append(self.joints[name])
             a, b = sorted(index[x] for x in assignment["blocks"])
             keys.append(a * n + b)
             law_of_pair.append(names[name])
@@ -466,10 +445,11 @@ class Model:
         if not doc["blocks"]:
             raise ModelError("the model has no blocks", path="blocks")
         geometry = self.geometry
-        density = np.array([doc["materials"][b.get("material", "stone")]["density"] for b in doc["blocks"]], float)
+        materials = self._field("materials")
+        density = np.array([materials[self.material_of(b)]["density"] for b in doc["blocks"]], float)
         mass = density * geometry.volume
         inertia = density[:, None, None] * geometry.unit_inertia
-        is_support = np.array([bool(b.get("support", False)) for b in doc["blocks"]])
+        is_support = np.array([bool(b.get("support", BLOCK_DEFAULTS["support"])) for b in doc["blocks"]])
         if is_support.all():
             raise ModelError("every block is a support: nothing can move", path="blocks")
         dead, live = self._load_wrenches(mass, geometry.centre)
@@ -484,7 +464,7 @@ class Model:
         dead[:, :3] = mass[:, None] * self.gravity[None, :]
         index = {bid: i for i, bid in enumerate(self.block_ids)}
         for load in self._doc.get("loads", []):
-            target = live if load.get("live", False) else dead
+            target = live if load.get("live", LOAD_DEFAULTS["live"]) else dead
             if load["kind"] == "point":
                 i = index[load["block"]]
                 force = np.asarray(load["force"], float)

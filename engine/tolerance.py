@@ -1,4 +1,5 @@
-"""One tolerance object for the whole engine; every value says what it guards.
+"""One tolerance object for the whole engine, every value saying what it guards; beside it the
+solver's defaults, which a model's settings may override.
 
 Change a value here, never inline a bare number in code.
 """
@@ -96,3 +97,33 @@ class Tolerance:
 
 
 TOL = Tolerance()
+
+
+@dataclass(frozen=True)
+class SolverDefaults:
+    """The solver a model's ``settings`` leave out: which one, its iteration cap and its relative
+    CCP residual per analysis type (the model schema states solver and max_iterations from here)."""
+
+    solver: str = "apgd"
+    max_iterations: int = 5000
+    #: A static solve: the verdict compares velocities of about 1e-5 g h
+    #: (Tolerance.static_velocity_relative), so the solve must be ten times more precise than that.
+    static_tolerance: float = 1e-7
+    #: Every step of a dynamic run: velocity errors of 1e-5 g h per step, far below what a run of
+    #: thousands of steps can show (a wall drifts < 0.1 mm in 10 s).
+    dynamic_tolerance: float = 1e-5
+    #: Every step of a construction run: its final forces are read like a static analysis's.
+    construction_tolerance: float = 1e-7
+
+    def tolerance(self, analysis):
+        """The default relative residual of an analysis type (load_factor solves as static)."""
+        return {"static": self.static_tolerance, "load_factor": self.static_tolerance,
+                "dynamic": self.dynamic_tolerance, "construction": self.construction_tolerance}[analysis]
+
+    def tolerance_description(self):
+        """What the model schema says of ``settings.tolerance``."""
+        return (f"relative CCP residual; default {self.static_tolerance:g} for static and load_factor analyses, "
+                f"{self.dynamic_tolerance:g} for dynamic, {self.construction_tolerance:g} for construction")
+
+
+SOLVER_DEFAULTS = SolverDefaults()

@@ -8,6 +8,7 @@ import json
 import sys
 
 from extrados.engine.errors import ModelError
+from extrados.engine.io.schema import request_default
 
 
 def _parser():
@@ -17,12 +18,14 @@ def _parser():
     analyze.add_argument("model", help="model JSON file, or - for standard input")
     analyze.add_argument("--analysis", default="static", choices=["static", "load_factor", "dynamic", "construction"])
     analyze.add_argument("--duration", type=float, help="dynamic: simulated time (s)")
-    analyze.add_argument("--time-step", type=float, help="dynamic: time step h (s), default 0.001")
+    analyze.add_argument("--time-step", type=float, help=f"dynamic, construction: time step h (s), default "
+                                                         f"{request_default('dynamic', 'time_step'):g}")
     analyze.add_argument("--output-interval", type=float, help="dynamic: time between frames (s)")
     analyze.add_argument("--max-factor", type=float, help="load_factor: largest factor of the live loads tried "
-                                                          "(default 10)")
+                                                          f"(default {request_default('load_factor', 'max_factor'):g})")
     analyze.add_argument("--stages", choices=["courses", "all"], help="construction: build course by course "
-                                                                       "(default) or all at once")
+                                                                       "or all at once (default "
+                                                                       f"{request_default('construction', 'stages')})")
     analyze.add_argument("--thrust-line-chain", help="block ids, comma separated, of the chain whose effective thrust "
                                                      "line the result carries (e.g. an arch ring inside a wall)")
     analyze.add_argument("--ground-record", help="dynamic: accelerogram text file, two columns (t, a) or four "

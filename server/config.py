@@ -5,7 +5,7 @@ with a clear JSON error naming the limit and how to raise it.
 """
 import ipaddress
 import os
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 
 #: Environment variable holding the access token (an alternative to ``--token``).
 TOKEN_VARIABLE = "EXTRADOS_TOKEN"
@@ -54,10 +54,6 @@ class Config:
     result_max_bytes: int = 2048 * MIB
     cached_models: int = 16
     warm_up: bool = False
-
-    def with_changes(self, **changes):
-        """A copy with some settings changed (unknown names raise TypeError)."""
-        return replace(self, **changes)
 
     @classmethod
     def from_mapping(cls, mapping):

@@ -5,16 +5,10 @@ The model document schema (engine/io/model_schema.json) and the analysis request
 lifted into ``components/schemas`` (``Model_…``, ``Analysis_…``) with their references rewritten,
 so one source describes and checks every request.
 """
-import json
-from importlib import resources
 
 import extrados
-from extrados.engine.analysis.run import analysis_schema
+from extrados.engine.io.schema import analysis_schema, model_schema
 from extrados.engine.generators import GENERATORS
-
-
-def model_schema():
-    return json.loads(resources.files("extrados.engine.io").joinpath("model_schema.json").read_text())
 
 
 def lifted(schema, prefix):

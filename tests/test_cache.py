@@ -170,7 +170,7 @@ def test_model_errors_keep_their_paths_on_a_cached_geometry():
     assert errors(nan_gravity).path == "gravity[2]"
     extra = arch_doc(100.0)
     extra["blocks"][2]["colour"] = "red"
-    assert errors(extra).path == "blocks[2]"
+    assert errors(extra).path == "blocks[2].colour"
     assert errors(arch_doc(100.0), {"type": "load_factor", "tolerance": 2.0}).path == "analysis.tolerance"
     assert errors(arch_doc(), "load_factor").path == "loads"
     assert cache.stats() == {"hits": 5, "misses": 2, "entries": 1, "max_models": 16}   # bad blocks: a miss, not kept

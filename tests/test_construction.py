@@ -87,7 +87,7 @@ def test_reactions_stored_by_a_stage_start_the_next_one_converged():
                                       box_block("b1", (-0.15, -0.15, 0.3), (0.15, 0.15, 0.6)),
                                       box_block("b2", (-0.15, -0.15, 0.6 + lift), (0.15, 0.15, 0.9 + lift))]))
     request = ConstructionRequest.from_dict({"type": "construction", "stages": [["b0", "b1"], ["b2"]],
-                                             "kinematic_stop": TIGHT_STOP}, model.mechanics)
+                                             "kinematic_stop": TIGHT_STOP}, model)
     state = State.initial(model.mechanics)
     state.active = model.mechanics.is_support.copy()
     run_stage(model, state, request, request.stages[0])

@@ -217,3 +217,20 @@ def test_block_transforms_move_a_mesh_from_the_first_frame():
     with pytest.raises(ConversionError, match="no frames"):
         block_matrices({"blocks": [], "frames": []}, 0)
 
+
+
+def test_the_grasshopper_defaults_are_the_engines():
+    """extrados_gh cannot import the engine (Rhino 7 runs IronPython): its defaults for what a user leaves
+    out (density, friction, material and joint names, g) must equal the model schema's."""
+    from extrados.engine.model import BLOCK_DEFAULTS, MODEL_DEFAULTS
+    from extrados_gh import conversions
+
+    assert MODEL_DEFAULTS["materials"] == {conversions.DEFAULT_MATERIAL: {"density": conversions.DEFAULT_DENSITY}}
+    assert MODEL_DEFAULTS["joints"] == {conversions.DEFAULT_JOINT: {"law": "coulomb",
+                                                                   "friction": conversions.DEFAULT_FRICTION}}
+    assert MODEL_DEFAULTS["gravity"] == [0.0, 0.0, -conversions.STANDARD_GRAVITY]
+    assert BLOCK_DEFAULTS["material"] == conversions.DEFAULT_MATERIAL
+    vertices, faces = box((0.0, 1.0), (0.0, 1.0), (0.0, 1.0))
+    bare = conversions.model_document([{"id": "a", "vertices": vertices, "faces": faces, "material": "stone"}])
+    assert bare["materials"] == MODEL_DEFAULTS["materials"] and bare["joints"] == MODEL_DEFAULTS["joints"]
+    assert bare["gravity"] == MODEL_DEFAULTS["gravity"]

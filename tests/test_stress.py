@@ -46,7 +46,7 @@ STATIC_RELATIVE = 1e-6
 #: Eq. 35 is symmetric at equilibrium only up to the solve's torque balance (residual 1e-7).
 SYMMETRY_STATIC = 1e-6
 #: Eq. 55 over a step is symmetric up to the CCP residual of that step (1e-5 in dynamics,
-#: DYNAMIC_TOLERANCE): the torque balance the integrator used is exactly the one eq. 55 contains.
+#: SOLVER_DEFAULTS.dynamic_tolerance): the torque balance the integrator used is exactly the one eq. 55 contains.
 SYMMETRY_DYNAMIC = 1e-5
 
 
@@ -268,7 +268,7 @@ def test_rocking_block_stress_is_symmetric_with_eq55_not_with_eq35():
                          + pivot).tolist()
     model = Model.from_dict(doc)
     h = 1e-3
-    run = run_dynamic(model, DynamicRequest.from_dict({"duration": 0.15, "time_step": h}))
+    run = run_dynamic(model, DynamicRequest.from_dict({"duration": 0.15, "time_step": h}, model))
     start, outcome = run["last_step_start"], run["outcome"]
     force = np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / h
     mech = model.mechanics

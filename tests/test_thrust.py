@@ -267,7 +267,7 @@ def test_a_ring_named_in_the_request_gives_the_thrust_line_of_an_arch_inside_a_w
 @pytest.mark.parametrize("field, path", [
     ({"chain": ["v0", "nope"]}, "analysis.thrust_line.chain[1]"),
     ({"chain": []}, "analysis.thrust_line.chain"),
-    ({"blocks": ["v0"]}, "analysis.thrust_line"),
+    ({"blocks": ["v0"]}, "analysis.thrust_line.blocks"),
 ])
 def test_a_bad_named_chain_is_refused_before_the_analysis_runs(spandrel_model, field, path):
     with pytest.raises(ModelError) as error:

@@ -37,7 +37,8 @@ import pickle
 import threading
 from collections import OrderedDict
 
-from extrados.engine.analysis.run import analyze, validated_request
+from extrados.engine.analysis.request import request_document
+from extrados.engine.analysis.run import analyze
 from extrados.engine.analysis.static import self_weight_start
 from extrados.engine.errors import ModelError
 from extrados.engine.model import Model, document_block_digest
@@ -176,7 +177,7 @@ class AnalysisCache:
         """
         entry, model = self._entry_and_model(doc)
         warm = None
-        if entry is not None and validated_request(analysis)["type"] in WARM_STARTED:
+        if entry is not None and request_document(analysis)["type"] in WARM_STARTED:
             warm = entry.warm_start(model, doc)
         return analyze(model, analysis, progress, cancel, warm=warm)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from extrados.engine.analysis.dynamic import SolverTally
+from extrados.engine.analysis.request import AnalysisRequest
 from extrados.engine.analysis.static import StaticSolution, contact_forces, point_speed
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
@@ -41,26 +42,16 @@ from extrados.engine.pipeline import StepSettings, step
 from extrados.engine.post.stress import block_stress, course_layers, point_loads
 from extrados.engine.result import static_result
 from extrados.engine.state import State
-from extrados.engine.tolerance import TOL
+from extrados.engine.tolerance import SOLVER_DEFAULTS
 
-#: Relative CCP residual of every step unless the model sets one. The forces at the end are the
-#: point of the analysis, so they are solved as finely as a static analysis (engine.analysis.static).
-CONSTRUCTION_TOLERANCE = 1e-7
-#: Default longest stage (s). A course of stone settles in a few hundredths of a second; a stage
-#: still moving after 2 s is a mechanism, and more time would not stop it.
-MAX_STAGE_DURATION = 2.0
-#: Default time step (s), that of the seed 000 dynamic runs.
-TIME_STEP = 1e-3
-#: The stage names a request may give instead of a list of stages.
-STAGE_NAMES = ("courses", "all")
 
 
 @dataclass(frozen=True)
-class ConstructionRequest:
+class ConstructionRequest(AnalysisRequest):
     """The construction analysis request, checked against a model.
 
-    ``{"type": "construction", "stages": "courses" | "all" | [[block id, ...], ...],
-    "time_step": 1e-3, "kinematic_stop": 1e-6, "max_stage_duration": 2.0}``
+    ``{"type": "construction", "stages": "courses" | "all" | [[block id, ...], ...], "time_step": …,
+    "kinematic_stop": …, "max_stage_duration": …}`` (defaults: engine/io/analysis_schema.json)
     """
 
     stages: tuple                 # of (n_k,) int64 arrays, indices of the blocks stage k builds
@@ -68,44 +59,26 @@ class ConstructionRequest:
     kinematic_stop: float         # m/s, a stage ends once every built point moves slower
     max_stage_duration: float     # s
 
-    FIELDS = ("type", "stages", "time_step", "kinematic_stop", "max_stage_duration")
+    KIND = "construction"
 
     @classmethod
-    def from_dict(cls, request, mechanics):
-        """Check a request (DESIGN sec. 5) against the model's blocks.
-
-        Parameters
-        ----------
-        request : dict
-        mechanics : Mechanics
+    def from_fields(cls, fields, model):
+        """The request of schema-checked fields, its time step checked against the stage duration and its
+        stages against the model's blocks.
 
         Raises
         ------
         ModelError
             With the path of the offending field, e.g. ``analysis.stages[1][0]`` for an unknown id.
         """
-        for key in request:
-            if key not in cls.FIELDS:
-                raise ModelError(f"unknown field '{key}' for a construction analysis", path=f"analysis.{key}")
-        time_step = positive_number(request, "time_step", TIME_STEP)
-        kinematic_stop = positive_number(request, "kinematic_stop", TOL.kinematic_velocity)
-        max_stage_duration = positive_number(request, "max_stage_duration", MAX_STAGE_DURATION)
-        if time_step > max_stage_duration:
+        if fields["time_step"] > fields["max_stage_duration"]:
             raise ModelError("time_step is longer than max_stage_duration", path="analysis.time_step")
-        stages = request_stages(request.get("stages", "courses"), mechanics)
-        return cls(stages, time_step, kinematic_stop, max_stage_duration)
-
-
-def positive_number(request, key, default):
-    """request[key] (or default) as a positive finite float; ModelError at ``analysis.key`` otherwise."""
-    value = request.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) or value <= 0:
-        raise ModelError(f"{key} must be a positive finite number, not {value!r}", path=f"analysis.{key}")
-    return float(value)
+        return cls(request_stages(fields["stages"], model.mechanics), float(fields["time_step"]),
+                   float(fields["kinematic_stop"]), float(fields["max_stage_duration"]))
 
 
 def request_stages(stages, mechanics):
-    """The block indices of each stage: named ("courses", "all") or listed by id.
+    """The block indices of each stage: named ("courses", "all") or listed by id (the form is the schema's).
 
     Every movable block must be built by exactly one stage; supports are there from the start and
     may not be listed. A structure built only in part is a smaller model, not a shorter request.
@@ -114,26 +87,18 @@ def request_stages(stages, mechanics):
     -------
     tuple of (n_k,) int64 arrays
     """
-    if isinstance(stages, str):
-        if stages not in STAGE_NAMES:
-            raise ModelError(f"unknown stages {stages!r} (expected one of {list(STAGE_NAMES)} or a list of "
-                             "lists of block ids)", path="analysis.stages")
-        if stages == "all":
-            return (np.flatnonzero(~mechanics.is_support),)
+    if stages == "all":
+        return (np.flatnonzero(~mechanics.is_support),)
+    if stages == "courses":
         # the courses the stress summary averages over (seed 001 figs. 15-16), bottom up
         return tuple(course_layers(mechanics))
-    if not isinstance(stages, (list, tuple)) or not stages:
-        raise ModelError("stages must be 'courses', 'all' or a non-empty list of lists of block ids",
-                         path="analysis.stages")
     index = {block_id: i for i, block_id in enumerate(mechanics.block_ids)}
     stage_of = {}
     checked = []
     for i, ids in enumerate(stages):
-        if not isinstance(ids, (list, tuple)) or not ids:
-            raise ModelError("a stage must be a non-empty list of block ids", path=f"analysis.stages[{i}]")
         for j, block_id in enumerate(ids):
             where = f"analysis.stages[{i}][{j}]"
-            if not isinstance(block_id, str) or block_id not in index:
+            if block_id not in index:
                 raise ModelError(f"unknown block id {block_id!r}", path=where)
             if mechanics.is_support[index[block_id]]:
                 raise ModelError("a support is there from the start; list only movable blocks", path=where,
@@ -183,8 +148,8 @@ def support_reaction(mechanics, outcome, h):
 def step_settings(model, request, wrench, support_velocity=None):
     s = model.settings
     return StepSettings(time_step=request.time_step, wrench=wrench, solver=s["solver"],
-                        tolerance=s.get("tolerance", CONSTRUCTION_TOLERANCE), max_iterations=s["max_iterations"],
-                        support_velocity=support_velocity)
+                        tolerance=s.get("tolerance", SOLVER_DEFAULTS.construction_tolerance),
+                        max_iterations=s["max_iterations"], support_velocity=support_velocity)
 
 
 def run_stage(model, state, request, blocks, motion=None, cancel=None):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from extrados.engine.analysis.request import AnalysisRequest
 from extrados.engine.analysis.static import point_speed
 from extrados.engine.dynamics.events import EventWatch
 from extrados.engine.dynamics.support_motion import support_motion_from_document
@@ -18,59 +19,41 @@ from extrados.engine.pipeline import StepSettings, detect, step
 from extrados.engine.post.energy import EnergyAccount, kinetic_energy, load_power, support_power
 from extrados.engine.post.networks import contact_network, contact_states
 from extrados.engine.state import State
-from extrados.engine.tolerance import TOL
+from extrados.engine.tolerance import SOLVER_DEFAULTS, TOL
 
 #: Default collapse threshold as a fraction of the median block size (diagonal).
 COLLAPSE_FRACTION = 0.25
-#: Relative CCP residual per step unless the model sets one: velocity errors of 1e-5 g h per
-#: step, far below what a run of thousands of steps can show (a wall drifts < 0.1 mm in 10 s).
-DYNAMIC_TOLERANCE = 1e-5
 #: Most frames a run may write; a request asking for more is refused (it would exhaust memory).
 MAX_FRAMES = 100000
+#: Frames of a run whose request gives no output_interval (fewer when the time step is longer).
+FRAMES_BY_DEFAULT = 200
 
 
 @dataclass(frozen=True)
-class DynamicRequest:
-    """The dynamic analysis request of DESIGN sec. 5, checked."""
+class DynamicRequest(AnalysisRequest):
+    """The dynamic analysis request of DESIGN sec. 5, checked (defaults: engine/io/analysis_schema.json)."""
 
     duration: float               # s
     time_step: float              # s
     output_interval: float        # s
-    restitution: float = 0.0      # Newton coefficient (0: plastic impacts)
+    restitution: float            # Newton coefficient (0: plastic impacts)
     kinematic_stop: float = None  # m/s: stop once every point moves slower (seed 001), None: run to the end
     collapse_displacement: float = None  # m, default COLLAPSE_FRACTION x median block size
 
-    FIELDS = ("type", "duration", "time_step", "output_interval", "restitution", "kinematic_stop",
-              "collapse_displacement")
+    KIND = "dynamic"
 
     @classmethod
-    def from_dict(cls, request):
-        for key in request:
-            if key not in cls.FIELDS:
-                raise ModelError(f"unknown field '{key}' for a dynamic analysis", path=f"analysis.{key}")
-        values = {}
-        for key, default in (("duration", None), ("time_step", 1e-3), ("output_interval", None),
-                             ("restitution", 0.0), ("kinematic_stop", None), ("collapse_displacement", None)):
-            value = request.get(key, default)
-            if value is None:
-                if key == "duration":
-                    raise ModelError("a dynamic analysis needs a duration (s)", path="analysis.duration")
-                values[key] = None
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-                raise ModelError(f"{key} must be a finite number", path=f"analysis.{key}")
-            low_ok = value >= 0 if key == "restitution" else value > 0
-            if not low_ok or (key == "restitution" and value > 1):
-                raise ModelError(f"{key} out of range: {value}", path=f"analysis.{key}")
-            values[key] = float(value)
-        if values["output_interval"] is None:
-            values["output_interval"] = max(values["time_step"], values["duration"] / 200.0)
-        if values["time_step"] > values["duration"]:
+    def from_fields(cls, fields, model):
+        """The request of schema-checked fields (`engine.analysis.request.request_fields`): output_interval's
+        default and the checks across fields (time step, number of frames)."""
+        fields = {key: float(value) for key, value in fields.items()}
+        fields.setdefault("output_interval", max(fields["time_step"], fields["duration"] / FRAMES_BY_DEFAULT))
+        if fields["time_step"] > fields["duration"]:
             raise ModelError("time_step is longer than the duration", path="analysis.time_step")
-        if values["duration"] / values["output_interval"] > MAX_FRAMES:
+        if fields["duration"] / fields["output_interval"] > MAX_FRAMES:
             raise ModelError(f"more than {MAX_FRAMES} frames requested; raise output_interval",
                              path="analysis.output_interval")
-        return cls(**values)
+        return cls(**fields)
 
 
 @dataclass
@@ -189,7 +172,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
 
     record(0.0, np.zeros((mech.n_blocks, 6)))
     start_velocity = np.zeros((mech.n_blocks, 6))  # (n_blocks, 6) float64, twists at the start of the next step
-    tolerance = settings.get("tolerance", DYNAMIC_TOLERANCE)
+    tolerance = settings.get("tolerance", SOLVER_DEFAULTS.dynamic_tolerance)
     outcome, cancelled, stopped_at = None, False, None
     tally = SolverTally()
     report_every = max(1, n_steps // 100)

@@ -24,44 +24,29 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from extrados.engine.analysis.limit import limit_load_factor, limit_report
+from extrados.engine.analysis.request import AnalysisRequest
 from extrados.engine.analysis.static import Cancellation, WarmStart, point_speed, solve_static
 from extrados.engine.errors import ModelError
 from extrados.engine.tolerance import TOL
 
-#: The request defaults of DESIGN sec. 5.
-DEFAULT_MAX_FACTOR = 10.0
-DEFAULT_TOLERANCE = 0.005
 #: Bracketing from a guess: the first relative step is this times the tolerance; it doubles each try.
 BRACKET_STEP_TOLERANCES = 2.0
 
 
 @dataclass(frozen=True)
-class LoadFactorRequest:
+class LoadFactorRequest(AnalysisRequest):
     """The load factor analysis request of DESIGN sec. 5, checked."""
 
-    max_factor: float = DEFAULT_MAX_FACTOR   # largest factor tried
-    tolerance: float = DEFAULT_TOLERANCE     # relative width of the final bracket
+    max_factor: float   # largest factor tried
+    tolerance: float    # relative width of the final bracket
 
-    FIELDS = ("type", "max_factor", "tolerance")
+    KIND = "load_factor"
 
     @classmethod
-    def from_dict(cls, request):
-        """Check a request dict; raises ModelError with the path of the offending field."""
-        for key in request:
-            if key not in cls.FIELDS:
-                raise ModelError(f"unknown field '{key}' for a load_factor analysis", path=f"analysis.{key}")
-        values = {}
-        for key, default in (("max_factor", DEFAULT_MAX_FACTOR), ("tolerance", DEFAULT_TOLERANCE)):
-            value = request.get(key, default)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-                raise ModelError(f"{key} must be a finite number", path=f"analysis.{key}")
-            if value <= 0:
-                raise ModelError(f"{key} must be positive; got {value}", path=f"analysis.{key}")
-            values[key] = float(value)
-        if values["tolerance"] >= 1:
-            raise ModelError(f"tolerance is relative and must be below 1; got {values['tolerance']}",
-                             path="analysis.tolerance")
-        return cls(**values)
+    def from_fields(cls, fields, model):
+        """The request of schema-checked fields; ModelError at ``loads`` when the model has no live load."""
+        check_live_loads(model)
+        return cls(**{key: float(value) for key, value in fields.items()})
 
 
 def check_live_loads(model):
@@ -140,7 +125,7 @@ def bracket_from_guess(search, model, guess, max_factor, tolerance):
         step *= 2.0
 
 
-def bisect_load_factor(model, max_factor=DEFAULT_MAX_FACTOR, tolerance=DEFAULT_TOLERANCE, guess=None, warm=None,
+def bisect_load_factor(model, max_factor, tolerance, guess=None, warm=None,
                        cancellation=Cancellation()):
     """Largest live-load factor at which the NSCD static analysis stands.
 

@@ -1,29 +1,22 @@
 """`analyze(model, analysis)`: the one entry point of every door (Python, CLI, HTTP)."""
-import json
 from dataclasses import dataclass
-from importlib import resources
-
-import jsonschema
 
 from extrados.engine.analysis.construction import ConstructionRequest, construction_result, run_construction
 from extrados.engine.analysis.dynamic import DynamicRequest, run_dynamic
-from extrados.engine.analysis.load_factor import LoadFactorRequest, check_live_loads, run_load_factor
+from extrados.engine.analysis.load_factor import LoadFactorRequest, run_load_factor
+from extrados.engine.analysis.request import AnalysisRequest, request_document, request_fields
 from extrados.engine.analysis.static import Cancellation, solve_static
-from extrados.engine.errors import ModelError, format_path
+from extrados.engine.errors import ModelError
 from extrados.engine.model import Model
 from extrados.engine.post.conventional import chain_plane, conventional_thrust_lines, error_documents
 from extrados.engine.post.thrust import effective_thrust_line_of_result
 from extrados.engine.result import dynamic_result, static_result
 
-ANALYSIS_FIELDS = {"static": {"type"}, "load_factor": set(LoadFactorRequest.FIELDS),
-                   "dynamic": set(DynamicRequest.FIELDS), "construction": set(ConstructionRequest.FIELDS)}
-
-
-#: Optional field of every analysis request: {"chain": [block ids], "conventional": bool}, at least
-#: one key. "chain" names the chain of blocks whose effective thrust line the result carries
-#: (engine.post.thrust), for arches inside walls and bridges, where the automatic chain does not
-#: exist; "conventional" (default false) adds the conventional thrust lines of that chain, or of the
-#: automatic one (engine.post.conventional).
+#: Optional field of every analysis request (its form is the schema's): {"chain": [block ids],
+#: "conventional": bool}. "chain" names the chain of blocks whose effective thrust line the result
+#: carries (engine.post.thrust), for arches inside walls and bridges, where the automatic chain does
+#: not exist; "conventional" adds the conventional thrust lines of that chain, or of the automatic
+#: one (engine.post.conventional).
 THRUST_LINE_FIELD = "thrust_line"
 THRUST_LINE_PATH = f"analysis.{THRUST_LINE_FIELD}.chain"
 CONVENTIONAL_PATH = f"analysis.{THRUST_LINE_FIELD}.conventional"
@@ -31,30 +24,21 @@ CONVENTIONAL_PATH = f"analysis.{THRUST_LINE_FIELD}.conventional"
 CONVENTIONAL_ANALYSES = ("static", "load_factor")
 
 
-def analysis_schema():
-    """The JSON schema of the analysis request (engine/io/analysis_schema.json): one ``$defs``
-    entry per analysis type. The HTTP service publishes it in its OpenAPI document."""
-    return json.loads(resources.files("extrados.engine.io").joinpath("analysis_schema.json").read_text())
+@dataclass(frozen=True)
+class StaticRequest(AnalysisRequest):
+    """The static analysis request: nothing to set but the thrust lines."""
+
+    KIND = "static"
+
+    @classmethod
+    def from_fields(cls, fields, model):
+        """The request; ModelError when the model has no block free to move (its masses are built)."""
+        model.mechanics
+        return cls(**fields)
 
 
-def _type_validators():
-    """One validator per analysis type, so that an error names the field of the chosen type
-    instead of the failure of every branch of a ``oneOf``."""
-    schema = analysis_schema()
-    return {kind: jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
-            for kind in ANALYSIS_FIELDS}
-
-
-_TYPE_VALIDATORS = _type_validators()
-
-
-def check_against_schema(request):
-    """Raise ModelError at ``analysis.<field>`` for the first schema violation of a typed request."""
-    errors = list(_TYPE_VALIDATORS[request["type"]].iter_errors(request))
-    if errors:
-        error = jsonschema.exceptions.best_match(errors)
-        path = format_path(["analysis", *error.absolute_path])
-        raise ModelError(error.message, path=path)
+#: The request class of each analysis type.
+REQUESTS = {kind.KIND: kind for kind in (StaticRequest, LoadFactorRequest, DynamicRequest, ConstructionRequest)}
 
 
 @dataclass(frozen=True)
@@ -66,37 +50,29 @@ class ThrustLineRequest:
 
 
 def checked_chain(model, chain):
-    """The named chain (list of block ids) with its form and ids checked (path ``analysis.thrust_line.chain``)."""
-    if not isinstance(chain, list) or len(chain) < 1:
-        raise ModelError("a chain is a non-empty list of block ids", path=THRUST_LINE_PATH)
+    """The named chain (list of block ids) with its ids checked (path ``analysis.thrust_line.chain``)."""
     known = set(model.block_ids)
     for k, block_id in enumerate(chain):
-        if not isinstance(block_id, str) or block_id not in known:
+        if block_id not in known:
             raise ModelError(f"unknown block id {block_id!r}", path=f"{THRUST_LINE_PATH}[{k}]")
     return chain
 
 
-def thrust_line_request(model, request):
-    """Pop and check the request's thrust_line field: a ThrustLineRequest.
+def thrust_line_request(model, kind, field):
+    """The ThrustLineRequest of a ``kind`` analysis request's thrust_line field (None when it has none),
+    whose form the schema has checked.
 
-    Only what the model alone fixes is checked here, before the analysis runs: the field's form,
-    the chain's ids and, for conventional lines, the analysis type, gravity and the named chain's
-    vertical plane. Whether the chain's joints are loaded is known only after it
-    (``with_thrust_lines``).
+    Only what the model alone fixes is checked here, before the analysis runs: the chain's ids and,
+    for conventional lines, the analysis type, gravity and the named chain's vertical plane. Whether
+    the chain's joints are loaded is known only after it (``with_thrust_lines``).
     """
-    field = request.pop(THRUST_LINE_FIELD, None)
     if field is None:
         return ThrustLineRequest()
-    if not isinstance(field, dict) or not field or set(field) - {"chain", "conventional"}:
-        raise ModelError('thrust_line must be {"chain": [block ids, ...], "conventional": true|false}, with at '
-                         'least one of them', path=f"analysis.{THRUST_LINE_FIELD}")
     chain = checked_chain(model, field["chain"]) if "chain" in field else None
-    conventional = field.get("conventional", False)
-    if not isinstance(conventional, bool):
-        raise ModelError(f"conventional must be true or false; got {conventional!r}", path=CONVENTIONAL_PATH)
-    if conventional and request["type"] not in CONVENTIONAL_ANALYSES:
+    conventional = field["conventional"]
+    if conventional and kind not in CONVENTIONAL_ANALYSES:
         raise ModelError(f"conventional thrust lines are drawn on the structure as drawn: for a static or "
-                         f"load_factor analysis, not {request['type']}", path=CONVENTIONAL_PATH)
+                         f"load_factor analysis, not {kind}", path=CONVENTIONAL_PATH)
     if conventional and chain is not None:
         chain_plane(model, chain, THRUST_LINE_PATH)
     return ThrustLineRequest(chain, conventional)
@@ -136,47 +112,29 @@ def with_thrust_lines(model, result, thrust_line):
     return result
 
 
-def validated_request(analysis):
-    """The analysis request of DESIGN sec. 5, checked; raises ModelError naming the field."""
-    if analysis is None:
-        return {"type": "static"}
-    if isinstance(analysis, str):
-        analysis = {"type": analysis}
-    if not isinstance(analysis, dict):
-        raise ModelError("the analysis request must be an object", path="analysis")
-    kind = analysis.get("type")
-    if kind not in ANALYSIS_FIELDS:
-        raise ModelError(f"unknown analysis type {kind!r} (expected one of {sorted(ANALYSIS_FIELDS)})",
-                         path="analysis.type")
-    unknown = set(analysis) - ANALYSIS_FIELDS[kind] - {THRUST_LINE_FIELD}
-    if unknown:
-        raise ModelError(f"unknown field '{sorted(unknown)[0]}' for a {kind} analysis",
-                         path=f"analysis.{sorted(unknown)[0]}")
-    check_against_schema(analysis)
-    return dict(analysis)
+def parsed_request(model, analysis):
+    """The analysis request of DESIGN sec. 5 read against a model: its type's request and its ThrustLineRequest.
 
-
-def check_request(model, analysis):
-    """Check an analysis request against a model without running it (what `analyze` checks first),
-    so that a service can refuse a bad request at once instead of failing a queued job later.
+    Each field is checked once: against the schema of its type (engine.analysis.request), then across
+    fields and against the model by the type's request class.
 
     Raises
     ------
     ModelError
         Naming the field, e.g. ``analysis.stages[1][0]`` or ``loads`` (no live load for a load factor).
     """
-    request = validated_request(analysis)
-    thrust_line_request(model, request)
-    if request["type"] == "dynamic":
-        DynamicRequest.from_dict(request)
-    elif request["type"] == "construction":
-        ConstructionRequest.from_dict(request, model.mechanics)
-    elif request["type"] == "load_factor":
-        LoadFactorRequest.from_dict(request)
-        check_live_loads(model)
-    else:
-        model.mechanics  # builds the masses: raises ModelError for a model with no block free to move
-    return request["type"]
+    document = request_document(analysis)
+    kind = document["type"]
+    fields = request_fields(document, kind)
+    thrust_line = thrust_line_request(model, kind, fields.pop(THRUST_LINE_FIELD, None))
+    return REQUESTS[kind].from_fields(fields, model), thrust_line
+
+
+def check_request(model, analysis):
+    """Check an analysis request against a model without running it (what `analyze` checks first), so
+    that a service can refuse a bad request at once instead of failing a queued job later; its type."""
+    parsed_request(model, analysis)
+    return request_document(analysis)["type"]
 
 
 def load_factor_result(model, request, warm=None, cancellation=Cancellation()):
@@ -218,23 +176,19 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
     """
     if not isinstance(model, Model):
         model = Model.from_dict(model)
-    request = validated_request(analysis)
-    thrust_line = thrust_line_request(model, request)
+    request, thrust_line = parsed_request(model, analysis)
     result = run_request(model, request, progress, cancel, warm)
     return with_thrust_lines(model, result, thrust_line)
 
 
 def run_request(model, request, progress, cancel, warm=None):
-    """The analysis of a checked request (without its thrust_line field); static and load factor
-    analyses start from ``warm`` (a WarmStart) when given."""
-    if request["type"] == "dynamic":
-        dynamic = DynamicRequest.from_dict(request)
-        return dynamic_result(model, run_dynamic(model, dynamic, progress, cancel), dynamic)
-    if request["type"] == "construction":
-        construction = ConstructionRequest.from_dict(request, model.mechanics)
-        return construction_result(model, run_construction(model, construction, progress, cancel), construction)
-    cancellation = Cancellation(cancel, f"{request['type']} analysis")
-    if request["type"] == "load_factor":
-        return load_factor_result(model, LoadFactorRequest.from_dict(request), warm, cancellation)
-    solution = solve_static(model, live_factor=1.0, warm=warm, cancellation=cancellation)
-    return static_result(model, solution, analysis=request["type"])
+    """The analysis of a parsed request (`parsed_request`); static and load factor analyses start from
+    ``warm`` (a WarmStart) when given."""
+    if isinstance(request, DynamicRequest):
+        return dynamic_result(model, run_dynamic(model, request, progress, cancel), request)
+    if isinstance(request, ConstructionRequest):
+        return construction_result(model, run_construction(model, request, progress, cancel), request)
+    if isinstance(request, LoadFactorRequest):
+        return load_factor_result(model, request, warm, Cancellation(cancel, "load_factor analysis"))
+    solution = solve_static(model, live_factor=1.0, warm=warm, cancellation=Cancellation(cancel, "static analysis"))
+    return static_result(model, solution, analysis="static")

@@ -22,13 +22,10 @@ import numpy as np
 from extrados.engine.errors import AnalysisCancelled, ModelError
 from extrados.engine.pipeline import StepSettings, detect, solve_step, step
 from extrados.engine.state import State
-from extrados.engine.tolerance import TOL
+from extrados.engine.tolerance import SOLVER_DEFAULTS, TOL
 
 STATIC_STEP = 1.0     # s, the arbitrary h of the static CCP
 SETTLE_STEP = 1e-3    # s, time step of the confirming settle run
-#: Relative CCP residual of a static solve unless the model sets one: the verdict compares
-#: velocities of about 1e-5 g h, so the solve must be ten times more precise than that.
-STATIC_TOLERANCE = 1e-7
 SETTLE_DURATION = 0.3  # s; a mechanism starting at 1e-3 g moves 0.4 mm in that time
 SETTLE_GROWTH = 1.2    # a mechanism's speed doubles from mid-run to the end; standing blocks' does not grow
 
@@ -87,8 +84,8 @@ def contact_forces(outcome, h):
 
 def step_settings(model, wrench, h):
     s = model.settings
-    return StepSettings(time_step=h, wrench=wrench, solver=s["solver"], tolerance=s.get("tolerance", STATIC_TOLERANCE),
-                        max_iterations=s["max_iterations"])
+    return StepSettings(time_step=h, wrench=wrench, solver=s["solver"],
+                        tolerance=s.get("tolerance", SOLVER_DEFAULTS.static_tolerance), max_iterations=s["max_iterations"])
 
 
 def settle_run_stands(model, wrench, cancellation=Cancellation()):

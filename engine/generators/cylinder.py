@@ -35,7 +35,7 @@ import math
 
 from extrados.engine.generators import (
     Generator, block_entry, check_count, check_non_negative, check_positive, described_parameters,
-    model_document, polygon_area,
+    model_document,
 )
 from extrados.engine.generators.spandrel import polygon_prism
 from extrados.engine.tolerance import TOL

@@ -30,8 +30,9 @@ from functools import reduce
 MODEL_FORMAT = "extrados.model/1"
 #: m/s^2, the g of DESIGN sec. 7 (the generators use the same value).
 STANDARD_GRAVITY = 9.81
-#: Name of the material and joint law a document gets when the caller names none,
-#: and their values: the defaults of the arch generator (engine.generators.arch).
+#: Name of the material and joint law a document gets when the caller names none, and their
+#: values: the model schema's defaults (engine/io/model_schema.json; tests/test_gh_conversions.py
+#: checks that they agree, since this package cannot import the engine).
 DEFAULT_MATERIAL = "stone"
 DEFAULT_DENSITY = 2000.0
 DEFAULT_JOINT = "dry"

@@ -126,8 +126,5 @@ class JobRunner:
     def cancel(self, job_id):
         """Cancel a job: a queued one at once, a running one through its flag (the worker stops at
         its next poll; the dispatcher stops it if it has not after `CANCEL_GRACE_S`)."""
-        with self.store.transaction() as db:
-            db.execute("UPDATE jobs SET cancel_requested = 1 WHERE id = ?", (job_id,))
-            db.execute("UPDATE jobs SET state = 'cancelled', finished = ? WHERE id = ? AND state = 'queued'",
-                       (time.time(), job_id))
+        self.store.request_cancel(job_id)
         self.wake_up.set()

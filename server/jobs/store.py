@@ -155,8 +155,12 @@ class JobStore:
             db.execute("UPDATE jobs SET progress = ? WHERE id = ?", (float(fraction), job_id))
 
     def request_cancel(self, job_id):
+        """Flag a job for cancelling, and cancel it at once if it is still queued (one transaction, so a
+        dispatcher claiming it meanwhile finds it flagged)."""
         with self.transaction() as db:
             db.execute("UPDATE jobs SET cancel_requested = 1 WHERE id = ?", (job_id,))
+            db.execute("UPDATE jobs SET state = 'cancelled', finished = ? WHERE id = ? AND state = 'queued'",
+                       (time.time(), job_id))
 
     def cancel_requested(self, job_id):
         row = self.connection().execute("SELECT cancel_requested FROM jobs WHERE id = ?", (job_id,)).fetchone()

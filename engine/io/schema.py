@@ -1,0 +1,115 @@
+"""The JSON schemas of the documents: the one owner of their fields' types, ranges and defaults.
+
+``model_schema.json`` and ``analysis_schema.json`` (draft 2020-12) say what a field may hold and
+what it is when left out (``"default"``); code adds only the checks that span several fields.
+The solver's defaults are the one exception: they live in engine.tolerance.SOLVER_DEFAULTS beside
+the tolerances they go with, and the model schema is given them as it is loaded, so that the
+published schema states them too.
+
+A schema error becomes a ModelError naming the field (``analysis.time_step``,
+``blocks[3].vertices``); an unknown field is named itself, not its parent object.
+"""
+import copy
+import json
+import math
+from functools import cache
+from importlib import resources
+
+import jsonschema
+
+from extrados.engine.errors import ModelError, format_path
+from extrados.engine.tolerance import SOLVER_DEFAULTS
+
+
+@cache
+def _schema_text(name):
+    return resources.files("extrados.engine.io").joinpath(name).read_text()
+
+
+def model_schema():
+    """The model document's schema (a fresh dict), with the solver's defaults in ``settings``."""
+    schema = json.loads(_schema_text("model_schema.json"))
+    settings = schema["properties"]["settings"]["properties"]
+    settings["solver"]["default"] = SOLVER_DEFAULTS.solver
+    settings["max_iterations"]["default"] = SOLVER_DEFAULTS.max_iterations
+    settings["tolerance"]["description"] = SOLVER_DEFAULTS.tolerance_description()
+    return schema
+
+
+def analysis_schema():
+    """The analysis request's schema (a fresh dict): one ``$defs`` entry per analysis type."""
+    return json.loads(_schema_text("analysis_schema.json"))
+
+
+def request_default(kind, name):
+    """The default of field ``name`` of a ``kind`` analysis request (e.g. its time step), as the schema gives it."""
+    schema = analysis_schema()
+    return property_defaults(schema["$defs"][kind], schema)[name]
+
+
+def resolved(node, root):
+    """The subschema ``node`` with a local ``{"$ref": "#/$defs/name"}`` followed (once per level)."""
+    while "$ref" in node and node["$ref"].startswith("#/"):
+        target = root
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = {**target, **{key: value for key, value in node.items() if key != "$ref"}}
+    return node
+
+
+def property_defaults(node, root):
+    """{field: default} of the object schema ``node``'s properties that have one (``root`` resolves $refs)."""
+    properties = resolved(node, root).get("properties", {})
+    return {name: resolved(field, root)["default"] for name, field in properties.items()
+            if "default" in resolved(field, root)}
+
+
+def with_defaults(document, node, root):
+    """A copy of the object ``document`` with the defaults of ``node``'s properties where it has none,
+    and in the objects it holds whose schema names their properties (``node`` must be checked first)."""
+    properties = resolved(node, root).get("properties", {})
+    filled = {name: with_defaults(value, properties[name], root)
+              if isinstance(value, dict) and name in properties else value for name, value in document.items()}
+    for name, value in property_defaults(node, root).items():
+        filled.setdefault(name, copy.deepcopy(value))
+    return filled
+
+
+def unknown_fields(error):
+    """The fields an ``additionalProperties: false`` error found, in the document's order."""
+    allowed = set(error.schema.get("properties", {}))
+    return [name for name in error.instance if name not in allowed]
+
+
+def schema_error(error, root_path=(), document=None, block_of=None):
+    """The ModelError of a jsonschema ValidationError, at ``root_path`` + the error's path.
+
+    ``block_of(path)`` names the block an error inside ``blocks[i]`` concerns, if any.
+    """
+    path = list(error.absolute_path)
+    message = error.message
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        unknown = unknown_fields(error)
+        if unknown:
+            path.append(unknown[0])
+            message = f"unknown field '{unknown[0]}'"
+    block = block_of(path) if block_of else None
+    return ModelError(message, path=format_path([*root_path, *path]) or None, block=block)
+
+
+def first_error(validator, document):
+    """The most relevant schema violation of ``document`` (jsonschema's best match), or None."""
+    errors = sorted(validator.iter_errors(document), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
+    return jsonschema.exceptions.best_match(errors) if errors else None
+
+
+def check_finite(node, path=()):
+    """Refuse NaN and infinity anywhere in a JSON-like document, naming where."""
+    if isinstance(node, float) and not math.isfinite(node):
+        raise ModelError(f"{node} is not a finite number", path=format_path(path) or None)
+    if isinstance(node, dict):
+        for key, value in node.items():
+            check_finite(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            check_finite(value, (*path, index))
