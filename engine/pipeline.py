@@ -1,7 +1,7 @@
 """One step of the engine: detect -> assemble -> solve -> integrate (seed 000 sec. 2.4, eq. 28-30).
 
 Each stage is a function of (model, state, settings); `step` reads as the table of contents.
-The per-contact bookkeeping of warm starting (keys, history, memory) runs in numba kernels.
+What a step keeps of its contacts for the next is engine.contact.history's.
 """
 from dataclasses import dataclass
 
@@ -12,23 +12,16 @@ from extrados.engine.collision.detect import detect_contacts
 from extrados.engine.contact.assemble import assemble_problem
 from extrados.engine.contact.bonds import BOND_GAP, BONDED, BROKEN, NORMAL, SLIP, Bonds, gathered_bonds, updated_rows
 from extrados.engine.contact.cohesive import COHESIVE, COULOMB
+from extrados.engine.contact.history import contact_history, remember_contacts
 from extrados.engine.contact.laws import contact_laws, contact_parameters, tributary_area
 from extrados.engine.dynamics.integrate import integrate_positions
 from extrados.engine.solvers import solve
 from extrados.engine.solvers.problem import Problem
-from extrados.engine.state import find_key, key_index
 from extrados.engine.tolerance import TOL
 
-#: splitmix64 constants (Steele, Lea & Flood 2014): the golden-ratio increment, then the two
-#: multipliers of the finalizer.
-GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX_2 = np.uint64(0x94D049BB133111EB)
 #: Most solves of a run's first step with bonded contacts, each with the normal forces of the one
 #: before in the bonds' friction (engine.contact.bonds.Bonds.strengths).
 FRICTION_PASSES = 6
-#: TOL.history_match_relative as a module constant, for the numba kernels.
-HISTORY_MATCH_RELATIVE = TOL.history_match_relative
 
 
 @dataclass(frozen=True)
@@ -67,140 +60,6 @@ def detect(model, state):
 
 
 @njit(cache=True)
-def splitmix_keys(body_a, body_b, feature_id, n_blocks):
-    """(n_c,) uint64 splitmix64 finalizer of feature_id ^ (pair index * GOLDEN_GAMMA).
-
-    Parameters
-    ----------
-    body_a, body_b : (n_c,) int64
-    feature_id : (n_c,) int64
-    n_blocks : int
-
-    Returns
-    -------
-    (n_c,) uint64, with the pair index body_a * n_blocks + body_b; all arithmetic wraps modulo 2^64
-    """
-    keys = np.empty(body_a.shape[0], np.uint64)
-    blocks = np.uint64(n_blocks)
-    for i in range(body_a.shape[0]):
-        pair = np.uint64(body_a[i]) * blocks + np.uint64(body_b[i])
-        z = np.uint64(feature_id[i]) ^ (pair * GOLDEN_GAMMA)
-        z = (z ^ (z >> np.uint64(30))) * MIX_1
-        z = (z ^ (z >> np.uint64(27))) * MIX_2
-        keys[i] = z ^ (z >> np.uint64(31))
-    return keys
-
-
-def contact_keys(contacts, n_blocks):
-    """(n_c,) int64 persistent keys of (block pair, feature id) used to warm start impulses.
-
-    The pair index and the 57-bit feature id are mixed by the splitmix64 finalizer, so keys
-    of different contacts collide with probability about n_c^2 / 2^64.
-    """
-    return splitmix_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64),
-                         np.asarray(contacts.feature_id, np.int64), n_blocks).view(np.int64)
-
-
-@njit(cache=True)
-def pair_keys(body_a, body_b, n_blocks):
-    """(n_c,) int64 index body_a * n_blocks + body_b of each contact's block pair."""
-    keys = np.empty(body_a.shape[0], np.int64)
-    for i in range(body_a.shape[0]):
-        keys[i] = body_a[i] * n_blocks + body_b[i]
-    return keys
-
-
-@njit(cache=True)
-def nearest_unused(warm_pair_index, warm_pair, warm_point, used, pair, point, reach):
-    """Row of the unused previous contact of block pair ``pair`` nearest to ``point`` within
-    ``reach`` (m); -1 when none. A pair's previous contacts are contiguous from the row that
-    ``warm_pair_index`` gives for it."""
-    row = find_key(warm_pair_index, warm_pair, pair)
-    if row < 0:
-        return -1
-    best = -1
-    best_squared = reach * reach
-    while row < warm_pair.shape[0] and warm_pair[row] == pair:
-        if not used[row]:
-            squared = 0.0
-            for k in range(3):
-                squared += (warm_point[row, k] - point[k]) ** 2
-            if squared <= best_squared:
-                best = row
-                best_squared = squared
-        row += 1
-    return best
-
-
-@njit(cache=True)
-def gather_history(warm_index, warm_keys, warm_impulses, warm_stretch, warm_pair_index, warm_pair, warm_point, keys,
-                   pair, point, reach):
-    """Rows of the previous step's impulses and stretches for the current contacts.
-
-    A contact takes the row of its key (same block pair and feature id). A contact whose key
-    is new takes the nearest previous contact of the same block pair within ``reach`` that no
-    other contact took: the feature id of a corner changes when the separating-axis test swaps
-    the reference and incident faces, or when a clipped corner passes from one line to
-    another, but the corner itself is where it was, and its tangential spring must not reset.
-
-    Parameters
-    ----------
-    warm_index : (size,) int64, key_index(warm_keys)
-    warm_keys : (n_prev,) int64
-    warm_impulses, warm_stretch : (n_prev, 3) float64, in the order of warm_keys
-    warm_pair_index : (size,) int64, key_index(warm_pair)
-    warm_pair : (n_prev,) int64, pair_keys of the previous contacts (contiguous per pair)
-    warm_point : (n_prev, 3) float64, m, points of the previous contacts
-    keys, pair : (n_c,) int64, contact and pair keys of the current contacts
-    point : (n_c, 3) float64, m
-    reach : (n_c,) float64, m, farthest a previous contact may lie to pass its history on
-
-    Returns
-    -------
-    gamma0, stretch : (n_c, 3) float64; zero for a contact with neither key nor neighbour
-    source : (n_c,) int64, the previous row each contact took over; -1 for none
-    """
-    gamma0 = np.zeros((keys.shape[0], 3))
-    stretch = np.zeros((keys.shape[0], 3))
-    used = np.zeros(warm_keys.shape[0], np.bool_)
-    source = np.empty(keys.shape[0], np.int64)
-    for i in range(keys.shape[0]):
-        source[i] = find_key(warm_index, warm_keys, keys[i])
-        if source[i] >= 0:
-            used[source[i]] = True
-    for i in range(keys.shape[0]):
-        if source[i] < 0:
-            source[i] = nearest_unused(warm_pair_index, warm_pair, warm_point, used, pair[i], point[i], reach[i])
-            if source[i] >= 0:
-                used[source[i]] = True
-        if source[i] >= 0:
-            for k in range(3):
-                gamma0[i, k] = warm_impulses[source[i], k]
-                stretch[i, k] = warm_stretch[source[i], k]
-    return gamma0, stretch, source
-
-
-@njit(cache=True)
-def history_reach(body_a, body_b, radius):
-    """(n_c,) m, TOL.history_match_relative times the smaller diameter of each contact's blocks."""
-    reach = np.empty(body_a.shape[0])
-    for i in range(body_a.shape[0]):
-        reach[i] = HISTORY_MATCH_RELATIVE * 2.0 * min(radius[body_a[i]], radius[body_b[i]])
-    return reach
-
-
-def contact_history(model, state, contacts, keys, pair):
-    """Impulses (n_c, 3) and tangential stretches (n_c, 3) of the previous step for the current
-    contacts with keys ``keys`` and pair keys ``pair`` (``gather_history``), zero for new contacts,
-    and the previous row (n_c,) each contact took over (-1 for new contacts)."""
-    reach = history_reach(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64),
-                          model.mechanics.polyhedra.radius)
-    return gather_history(state.warm_index, state.warm_keys, state.warm_impulses, state.warm_stretch,
-                          state.warm_pair_index, state.warm_pair, state.warm_point, keys, pair,
-                          np.ascontiguousarray(contacts.point), reach)
-
-
-@njit(cache=True)
 def tangential_stretch(frame, impulse, compliance, h):
     """(n_c, 3) world-frame elastic tangential stretch of each contact's spring after a step.
 
@@ -226,20 +85,6 @@ def tangential_stretch(frame, impulse, compliance, h):
     return stretch
 
 
-def remember_contacts(state, contacts, keys, pair, impulse, stretch, bond_rows):
-    """Store keys, pair keys, points, impulses, stretches and bond rows (in contact order) and index
-    the keys and pairs for the next step."""
-    state.warm_keys = keys
-    state.warm_index = key_index(keys)
-    state.warm_pair = pair
-    state.warm_pair_index = key_index(pair)
-    state.warm_point = np.array(contacts.point, dtype=np.float64)
-    state.warm_impulses = np.array(impulse, dtype=np.float64)
-    state.warm_stretch = stretch
-    state.warm_bond = bond_rows
-    state.bonds_made = True
-
-
 def integrate(state, velocity, h):
     """Stage 4: Euler-Cromer positions and exponential-map rotations (eq. 30)."""
     state.velocity = velocity[:, :3].copy()
@@ -252,7 +97,7 @@ def integrate(state, velocity, h):
 def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     """Stages 1-3: detect (unless contacts are given), assemble, solve; the blocks do not move.
 
-    The solver starts from the state's impulses of the last step (``contact_history``), or from
+    The solver starts from the state's impulses of the last step (engine.contact.history), or from
     ``impulse_guess`` ((n_c, 3) float64, N s, in the order of ``contacts``) when one is given;
     a guess comes with no tangential stretch, so the step's result depends on it only within
     the solver's tolerance.
@@ -263,14 +108,9 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
         contacts = detect(model, state)
     law = contact_laws(model, contacts)
     friction, compliance = contact_parameters(model, contacts, law)
-    keys = contact_keys(contacts, mech.n_blocks)
-    pair = pair_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64), mech.n_blocks)
-    if impulse_guess is None:
-        gamma0, stretch, source = contact_history(model, state, contacts, keys, pair)
-    else:
-        gamma0, stretch = impulse_guess, np.zeros((contacts.n_contacts, 3))
-        source = np.full(contacts.n_contacts, -1, np.int64)
-    bonds = contact_bonds(model, state, contacts, source, law)
+    history = contact_history(mech, state.contact_memory, contacts, impulse_guess)
+    gamma0, stretch = history.impulse, history.stretch
+    bonds = contact_bonds(model, state, contacts, history.source, law)
     cohesion, bond_gap, cone_friction = None, None, friction
     if bonds.mortar.any():
         compliance, stretch, cone_friction, cohesion, bond_gap = bonded_inputs(model, bonds, friction, compliance,
@@ -296,8 +136,9 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
         bonds = Bonds(bonds.law, bonds.code, bond_rows_after(model, bonds, contacts, frame, contact_velocity,
                                                              report.gamma, cohesion * h, h),
                       bonds.area)
-    remember_contacts(state, contacts, keys, pair, report.gamma,
-                      tangential_stretch(frame, report.gamma, compliance, h), bonds.rows)
+    state.contact_memory = remember_contacts(history, contacts, report.gamma,
+                                             tangential_stretch(frame, report.gamma, compliance, h), bonds.rows)
+    state.bonds_made = True
     return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds)
 
 
@@ -359,7 +200,7 @@ def contact_bonds(model, state, contacts, source, law):
     previous step (``source``), or fresh ones, bonded when the state has not bonded any yet (the first step
     of a run, or of a construction stage)."""
     code = model.joint_table["law_code"][law]
-    rows = gathered_bonds(state.warm_bond, source, np.asarray(contacts.gap, float), not state.bonds_made)
+    rows = gathered_bonds(state.contact_memory.bond_rows, source, np.asarray(contacts.gap, float), not state.bonds_made)
     area = tributary_area(contacts) if (code != COULOMB).any() else np.zeros(len(law))
     # a pair touching along an edge or at a corner has no joint area to bond: dry (a hinge)
     rows[area <= 0.0, BONDED] = 0.0

@@ -60,7 +60,7 @@ class Tolerance:
     broad_phase_margin_relative: float = 1.0
     #: A contact with a new feature id takes over the impulse and tangential stretch of the nearest
     #: vanished contact of the same block pair within this fraction of the smaller block diameter
-    #: (engine.pipeline.gather_history): a corner moves |v| h per step, 1 mm at 1 m/s and h = 1 ms,
+    #: (engine.contact.history.gather_history): a corner moves |v| h per step, 1 mm at 1 m/s and h = 1 ms,
     #: while the corners of one joint polygon lie a joint's width apart.
     history_match_relative: float = 0.01
     #: A contact of a mortar joint (engine.contact.bonds) is bonded when the run starts with its gap
