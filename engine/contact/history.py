@@ -1,7 +1,7 @@
 """Contact memory: what a step hands the next of each of its contacts, found again by persistent key.
 
 The impulses of the last step warm start the next one's solve; the stretch of each tangential
-spring (seed 000 eq. 43, engine.pipeline.tangential_stretch) and the bond row of each mortar
+spring (seed 000 eq. 43, engine.contact.laws.tangential_stretch) and the bond row of each mortar
 contact (engine.contact.bonds) carry on. A contact is found again by its key, a splitmix64 hash of
 its block pair and feature id (``contact_keys``), through an open-addressing hash index
 (``key_index``); a contact whose feature id changed takes over the nearest vanished contact of
