@@ -5,7 +5,7 @@
 Each stage is a function of the model, the state and what its caller hands it down; the bookkeeping
 lives with its concept: warm starting in engine.contact.history, mortar bonds in engine.contact.mortar.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -15,6 +15,26 @@ from extrados.engine.contact.history import contact_history, remember_contacts
 from extrados.engine.contact.laws import contact_laws, contact_parameters, tangential_stretch
 from extrados.engine.contact.mortar import bonds_after, contact_bonds, mortar_inputs, solve_with_bonds
 from extrados.engine.dynamics.integrate import integrate
+from extrados.engine.solvers import solve
+
+
+@dataclass(frozen=True)
+class SolverSettings:
+    """Which solver a step's problem is solved with, and how precisely (engine.solvers)."""
+
+    name: str = "apgd"            # a key of engine.solvers.SOLVERS
+    tolerance: float = 1e-7       # relative CCP residual
+    max_iterations: int = 5000
+
+    @classmethod
+    def of(cls, model_settings, default_tolerance):
+        """The solver a model's settings name, to their tolerance or to ``default_tolerance`` where they set none."""
+        return cls(model_settings["solver"], model_settings.get("tolerance", default_tolerance),
+                   model_settings["max_iterations"])
+
+    def solve(self, problem, gamma0):
+        """SolverResult of ``problem`` from the impulses ``gamma0`` (n_c, 3) N s."""
+        return solve(problem, self.name, gamma0=gamma0, tolerance=self.tolerance, max_iterations=self.max_iterations)
 
 
 @dataclass(frozen=True)
@@ -23,9 +43,7 @@ class StepSettings:
 
     time_step: float          # h, s
     wrench: np.ndarray        # (n_blocks, 6) float64, applied loads at this step
-    solver: str = "apgd"
-    tolerance: float = 1e-7
-    max_iterations: int = 5000
+    solver: SolverSettings = field(default_factory=SolverSettings)
     support_velocity: np.ndarray = None  # (n_blocks, 6) float64, prescribed support velocity or None
     restitution: float = 0.0  # Newton coefficient; 0 gives plastic impacts
 
@@ -88,8 +106,8 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     bonds = contact_bonds(model, contacts, law, memory.bond_rows, history.source, bonding)
     joints = mortar_inputs(model, bonds, friction, compliance, history.stretch)
     problem, frame, v_free = assemble(model, state, settings, contacts, joints)
-    problem, report, cohesion = solve_with_bonds(model, bonds, friction, problem, joints.cohesion, settings,
-                                                 history.impulse, bonding)
+    problem, report, cohesion = solve_with_bonds(model, bonds, friction, problem, joints.cohesion, settings.solver,
+                                                 history.impulse, h, bonding)
     velocity = hold_unbuilt(state, v_free + problem.velocity(report.gamma))
     contact_velocity = problem.contact_velocity(velocity)
     bonds = bonds_after(model, bonds, contacts, frame, contact_velocity, report.gamma, cohesion, h)

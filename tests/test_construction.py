@@ -13,7 +13,7 @@ import pytest
 from extrados import Model, ModelError, analyze, generators
 from extrados.engine.analysis.construction import ConstructionRequest, run_stage
 from extrados.engine.collision.coherence import DetectionCache
-from extrados.engine.pipeline import StepSettings, step
+from extrados.engine.pipeline import SolverSettings, StepSettings, step
 from extrados.engine.state import State
 
 G = 9.81
@@ -182,7 +182,8 @@ def toppling_column_positions(active):
     mech = model.mechanics
     state = State.initial(mech)
     state.active = active
-    settings = StepSettings(time_step=1e-3, wrench=mech.dead_wrench + mech.live_wrench, tolerance=1e-7)
+    settings = StepSettings(time_step=1e-3, wrench=mech.dead_wrench + mech.live_wrench,
+                            solver=SolverSettings(tolerance=1e-7))
     for _ in range(200):
         step(model, state, settings)
     return state.position

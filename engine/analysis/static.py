@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from extrados.engine.errors import AnalysisCancelled, ModelError
-from extrados.engine.pipeline import StepSettings, detect, solve_step, step
+from extrados.engine.pipeline import SolverSettings, StepSettings, detect, solve_step, step
 from extrados.engine.state import State
 from extrados.engine.tolerance import TOL
 
@@ -86,9 +86,7 @@ def contact_forces(outcome, h):
 
 
 def step_settings(model, wrench, h):
-    s = model.settings
-    return StepSettings(time_step=h, wrench=wrench, solver=s["solver"], tolerance=s.get("tolerance", STATIC_TOLERANCE),
-                        max_iterations=s["max_iterations"])
+    return StepSettings(time_step=h, wrench=wrench, solver=SolverSettings.of(model.settings, STATIC_TOLERANCE))
 
 
 def settle_run_stands(model, wrench, cancellation=Cancellation()):

@@ -12,7 +12,6 @@ import numpy as np
 from extrados.engine.contact.bonds import BOND_GAP, BONDED, BROKEN, NORMAL, SLIP, Bonds, gathered_bonds, updated_rows
 from extrados.engine.contact.cohesive import COHESIVE, COULOMB
 from extrados.engine.contact.laws import tributary_area
-from extrados.engine.solvers import solve
 from extrados.engine.solvers.problem import Problem
 from extrados.engine.tolerance import TOL
 
@@ -56,7 +55,7 @@ def mortar_inputs(model, bonds, friction, compliance, stretch):
                        np.where(bonds.holding, bonds.rows[:, BOND_GAP], np.nan))
 
 
-def solve_with_bonds(model, bonds, friction, problem, cohesion, settings, gamma0, bonding):
+def solve_with_bonds(model, bonds, friction, problem, cohesion, solver, gamma0, h, bonding):
     """Solve a step, with mortar bonds up to FRICTION_PASSES times when ``bonding``: each pass puts the normal
     forces of the one before into the bonds' friction, until their capacities change by less than
     TOL.bond_friction_relative. The first step of a run (a static solve) or of a construction stage has no
@@ -69,8 +68,9 @@ def solve_with_bonds(model, bonds, friction, problem, cohesion, settings, gamma0
     friction : (n_c,) float64, the laws' friction coefficients
     problem : Problem, assembled with ``cohesion``
     cohesion : (n_c, 2) float64, N, [C, T] of each contact; None without mortar contacts
-    settings : StepSettings (engine.pipeline)
+    solver : SolverSettings (engine.pipeline)
     gamma0 : (n_c, 3) float64, N s, impulses to start from
+    h : float, s
     bonding : bool, the step bonds its contacts (``contact_bonds``)
 
     Returns
@@ -79,11 +79,9 @@ def solve_with_bonds(model, bonds, friction, problem, cohesion, settings, gamma0
     report : SolverResult
     cohesion : (n_c, 2) N, the capacities it was solved with; None without mortar contacts
     """
-    h = settings.time_step
     passes = FRICTION_PASSES if bonding and cohesion is not None else 1
     for attempt in range(passes):
-        report = solve(problem, settings.solver, gamma0=gamma0,
-                       tolerance=settings.tolerance, max_iterations=settings.max_iterations)
+        report = solver.solve(problem, gamma0)
         if attempt + 1 == passes:
             break
         updated = bonds.strengths(model, friction, report.gamma[:, 0] / h)
