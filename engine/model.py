@@ -400,7 +400,7 @@ class Model:
             cohesion, tensile_strength : (n_laws,) float64, Pa, the strengths of a bonded joint
                 (mohr_coulomb: its cohesion and tensile strength; cohesive: sigma_e of modes II and I)
             bond_stiffness : (n_laws, 2) float64, Pa/m, K0 of modes I and II of a cohesive law (nan: none),
-                which make its bonded contacts compliant (engine.pipeline.compliance_of_bonds)
+                which make its bonded contacts compliant (engine.contact.mortar.compliance_of_bonds)
             cohesive : list of CohesiveLaw or None per law
         Law 0 is the default joint.
         """

@@ -1,34 +1,42 @@
-"""One step of the engine: detect -> assemble -> solve -> integrate (seed 000 sec. 2.4, eq. 28-30).
+"""One step of the engine (seed 000 sec. 2.4, eq. 28-30), as the table of contents of its stages.
 
-Each stage is a function of (model, state, settings); `step` reads as the table of contents.
-The per-contact bookkeeping of warm starting (keys, history, memory) runs in numba kernels.
+    detect -> laws -> history -> bonds -> assemble -> solve -> remember, then integrate
+
+Each stage is a function of the model, the state and what its caller hands it down; the bookkeeping
+lives with its concept: warm starting in engine.contact.history, mortar bonds in engine.contact.mortar.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from extrados.engine.collision.detect import detect_contacts
 from extrados.engine.contact.assemble import assemble_problem
-from extrados.engine.contact.bonds import BOND_GAP, BONDED, BROKEN, NORMAL, SLIP, Bonds, gathered_bonds, updated_rows
-from extrados.engine.contact.cohesive import COHESIVE, COULOMB
-from extrados.engine.contact.laws import contact_laws, contact_parameters, tributary_area
-from extrados.engine.dynamics.integrate import integrate_positions
+from extrados.engine.contact.history import contact_history, remember_contacts
+from extrados.engine.contact.laws import contact_laws, contact_parameters, tangential_stretch
+from extrados.engine.contact.mortar import bonds_after, contact_bonds, mortar_inputs, solve_with_bonds
+from extrados.engine.dynamics.integrate import integrate
 from extrados.engine.solvers import solve
-from extrados.engine.solvers.problem import Problem
-from extrados.engine.state import find_key, key_index
-from extrados.engine.tolerance import TOL
+from extrados.engine.tolerance import SOLVER_DEFAULTS
 
-#: splitmix64 constants (Steele, Lea & Flood 2014): the golden-ratio increment, then the two
-#: multipliers of the finalizer.
-GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX_2 = np.uint64(0x94D049BB133111EB)
-#: Most solves of a run's first step with bonded contacts, each with the normal forces of the one
-#: before in the bonds' friction (engine.contact.bonds.Bonds.strengths).
-FRICTION_PASSES = 6
-#: TOL.history_match_relative as a module constant, for the numba kernels.
-HISTORY_MATCH_RELATIVE = TOL.history_match_relative
+
+@dataclass(frozen=True)
+class SolverSettings:
+    """Which solver a step's problem is solved with, and how precisely (engine.solvers)."""
+
+    name: str = SOLVER_DEFAULTS.solver                  # a key of engine.solvers.SOLVERS
+    tolerance: float = SOLVER_DEFAULTS.static_tolerance  # relative CCP residual
+    max_iterations: int = SOLVER_DEFAULTS.max_iterations
+
+    @classmethod
+    def of(cls, model_settings, analysis):
+        """The solver a model's settings (`Model.settings`) name for an ``analysis`` type, to their tolerance
+        or, where they set none, to that type's default (engine.tolerance.SOLVER_DEFAULTS)."""
+        return cls(model_settings["solver"], model_settings.get("tolerance", SOLVER_DEFAULTS.tolerance(analysis)),
+                   model_settings["max_iterations"])
+
+    def solve(self, problem, gamma0):
+        """SolverResult of ``problem`` from the impulses ``gamma0`` (n_c, 3) N s."""
+        return solve(problem, self.name, gamma0=gamma0, tolerance=self.tolerance, max_iterations=self.max_iterations)
 
 
 @dataclass(frozen=True)
@@ -37,9 +45,7 @@ class StepSettings:
 
     time_step: float          # h, s
     wrench: np.ndarray        # (n_blocks, 6) float64, applied loads at this step
-    solver: str = "apgd"
-    tolerance: float = 1e-7
-    max_iterations: int = 5000
+    solver: SolverSettings = field(default_factory=SolverSettings)
     support_velocity: np.ndarray = None  # (n_blocks, 6) float64, prescribed support velocity or None
     restitution: float = 0.0  # Newton coefficient; 0 gives plastic impacts
 
@@ -59,347 +65,62 @@ class StepOutcome:
 
 
 def detect(model, state):
-    """Stage 1: contacts with gap below the envelope (seed 000 sec. 2.2, 2.5), reusing and
-    updating what the state's last detection kept; none with a block the state marks inactive."""
+    """Contacts with gap below the envelope (seed 000 sec. 2.2, 2.5), reusing and updating what the
+    state's last detection kept; none with a block the state marks inactive."""
     mech = model.mechanics
     return detect_contacts(mech.polyhedra, state.position, state.orientation, mech.is_support,
                            model.settings["envelope"], state.detection_cache, state.active)
 
 
-@njit(cache=True)
-def splitmix_keys(body_a, body_b, feature_id, n_blocks):
-    """(n_c,) uint64 splitmix64 finalizer of feature_id ^ (pair index * GOLDEN_GAMMA).
+def assemble(model, state, settings, contacts, joints):
+    """The Problem of the step (eq. 38), its contact frames and free velocity (engine.contact.assemble),
+    with the contacts' JointInputs (engine.contact.mortar)."""
+    return assemble_problem(model.mechanics, state, contacts, joints.friction, joints.compliance, settings.wrench,
+                            settings.time_step, settings.support_velocity, settings.restitution, joints.stretch,
+                            joints.cohesion, joints.bond_gap)
 
-    Parameters
-    ----------
-    body_a, body_b : (n_c,) int64
-    feature_id : (n_c,) int64
-    n_blocks : int
 
-    Returns
-    -------
-    (n_c,) uint64, with the pair index body_a * n_blocks + body_b; all arithmetic wraps modulo 2^64
+def hold_unbuilt(state, velocity):
+    """``velocity`` (n_blocks, 6) with the blocks the state has not built yet held still.
+
+    Unbuilt blocks (construction, seed 001 sec. 4.3.1) have no contacts; holding their velocity at
+    zero keeps them where they were drawn, free of gravity.
     """
-    keys = np.empty(body_a.shape[0], np.uint64)
-    blocks = np.uint64(n_blocks)
-    for i in range(body_a.shape[0]):
-        pair = np.uint64(body_a[i]) * blocks + np.uint64(body_b[i])
-        z = np.uint64(feature_id[i]) ^ (pair * GOLDEN_GAMMA)
-        z = (z ^ (z >> np.uint64(30))) * MIX_1
-        z = (z ^ (z >> np.uint64(27))) * MIX_2
-        keys[i] = z ^ (z >> np.uint64(31))
-    return keys
-
-
-def contact_keys(contacts, n_blocks):
-    """(n_c,) int64 persistent keys of (block pair, feature id) used to warm start impulses.
-
-    The pair index and the 57-bit feature id are mixed by the splitmix64 finalizer, so keys
-    of different contacts collide with probability about n_c^2 / 2^64.
-    """
-    return splitmix_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64),
-                         np.asarray(contacts.feature_id, np.int64), n_blocks).view(np.int64)
-
-
-@njit(cache=True)
-def pair_keys(body_a, body_b, n_blocks):
-    """(n_c,) int64 index body_a * n_blocks + body_b of each contact's block pair."""
-    keys = np.empty(body_a.shape[0], np.int64)
-    for i in range(body_a.shape[0]):
-        keys[i] = body_a[i] * n_blocks + body_b[i]
-    return keys
-
-
-@njit(cache=True)
-def nearest_unused(warm_pair_index, warm_pair, warm_point, used, pair, point, reach):
-    """Row of the unused previous contact of block pair ``pair`` nearest to ``point`` within
-    ``reach`` (m); -1 when none. A pair's previous contacts are contiguous from the row that
-    ``warm_pair_index`` gives for it."""
-    row = find_key(warm_pair_index, warm_pair, pair)
-    if row < 0:
-        return -1
-    best = -1
-    best_squared = reach * reach
-    while row < warm_pair.shape[0] and warm_pair[row] == pair:
-        if not used[row]:
-            squared = 0.0
-            for k in range(3):
-                squared += (warm_point[row, k] - point[k]) ** 2
-            if squared <= best_squared:
-                best = row
-                best_squared = squared
-        row += 1
-    return best
-
-
-@njit(cache=True)
-def gather_history(warm_index, warm_keys, warm_impulses, warm_stretch, warm_pair_index, warm_pair, warm_point, keys,
-                   pair, point, reach):
-    """Rows of the previous step's impulses and stretches for the current contacts.
-
-    A contact takes the row of its key (same block pair and feature id). A contact whose key
-    is new takes the nearest previous contact of the same block pair within ``reach`` that no
-    other contact took: the feature id of a corner changes when the separating-axis test swaps
-    the reference and incident faces, or when a clipped corner passes from one line to
-    another, but the corner itself is where it was, and its tangential spring must not reset.
-
-    Parameters
-    ----------
-    warm_index : (size,) int64, key_index(warm_keys)
-    warm_keys : (n_prev,) int64
-    warm_impulses, warm_stretch : (n_prev, 3) float64, in the order of warm_keys
-    warm_pair_index : (size,) int64, key_index(warm_pair)
-    warm_pair : (n_prev,) int64, pair_keys of the previous contacts (contiguous per pair)
-    warm_point : (n_prev, 3) float64, m, points of the previous contacts
-    keys, pair : (n_c,) int64, contact and pair keys of the current contacts
-    point : (n_c, 3) float64, m
-    reach : (n_c,) float64, m, farthest a previous contact may lie to pass its history on
-
-    Returns
-    -------
-    gamma0, stretch : (n_c, 3) float64; zero for a contact with neither key nor neighbour
-    source : (n_c,) int64, the previous row each contact took over; -1 for none
-    """
-    gamma0 = np.zeros((keys.shape[0], 3))
-    stretch = np.zeros((keys.shape[0], 3))
-    used = np.zeros(warm_keys.shape[0], np.bool_)
-    source = np.empty(keys.shape[0], np.int64)
-    for i in range(keys.shape[0]):
-        source[i] = find_key(warm_index, warm_keys, keys[i])
-        if source[i] >= 0:
-            used[source[i]] = True
-    for i in range(keys.shape[0]):
-        if source[i] < 0:
-            source[i] = nearest_unused(warm_pair_index, warm_pair, warm_point, used, pair[i], point[i], reach[i])
-            if source[i] >= 0:
-                used[source[i]] = True
-        if source[i] >= 0:
-            for k in range(3):
-                gamma0[i, k] = warm_impulses[source[i], k]
-                stretch[i, k] = warm_stretch[source[i], k]
-    return gamma0, stretch, source
-
-
-@njit(cache=True)
-def history_reach(body_a, body_b, radius):
-    """(n_c,) m, TOL.history_match_relative times the smaller diameter of each contact's blocks."""
-    reach = np.empty(body_a.shape[0])
-    for i in range(body_a.shape[0]):
-        reach[i] = HISTORY_MATCH_RELATIVE * 2.0 * min(radius[body_a[i]], radius[body_b[i]])
-    return reach
-
-
-def contact_history(model, state, contacts, keys, pair):
-    """Impulses (n_c, 3) and tangential stretches (n_c, 3) of the previous step for the current
-    contacts with keys ``keys`` and pair keys ``pair`` (``gather_history``), zero for new contacts,
-    and the previous row (n_c,) each contact took over (-1 for new contacts)."""
-    reach = history_reach(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64),
-                          model.mechanics.polyhedra.radius)
-    return gather_history(state.warm_index, state.warm_keys, state.warm_impulses, state.warm_stretch,
-                          state.warm_pair_index, state.warm_pair, state.warm_point, keys, pair,
-                          np.ascontiguousarray(contacts.point), reach)
-
-
-@njit(cache=True)
-def tangential_stretch(frame, impulse, compliance, h):
-    """(n_c, 3) world-frame elastic tangential stretch of each contact's spring after a step.
-
-    The tangential compliance is a spring K = 1/c (seed 000 eq. 43, E = c/h^2): the force
-    gamma_t/h stretches it by s = -c gamma_t / h. Feeding s/h back into the next step's
-    right-hand side (as Phi/h does for the normal, eq. 27) holds a sticking contact still
-    instead of letting it creep at c F_t / h; sliding contacts carry the stretch of the
-    friction force they transmit, so it never grows beyond c mu N.
-
-    Parameters
-    ----------
-    frame : (n_c, 3, 3) float64, rows n, u, v
-    impulse : (n_c, 3) float64, N s
-    compliance : (n_c, 3) float64, m/N
-    h : float, s
-    """
-    stretch = np.empty((frame.shape[0], 3))
-    for i in range(frame.shape[0]):
-        along_u = compliance[i, 1] * impulse[i, 1]
-        along_v = compliance[i, 2] * impulse[i, 2]
-        for k in range(3):
-            stretch[i, k] = -(along_u * frame[i, 1, k] + along_v * frame[i, 2, k]) / h
-    return stretch
-
-
-def remember_contacts(state, contacts, keys, pair, impulse, stretch, bond_rows):
-    """Store keys, pair keys, points, impulses, stretches and bond rows (in contact order) and index
-    the keys and pairs for the next step."""
-    state.warm_keys = keys
-    state.warm_index = key_index(keys)
-    state.warm_pair = pair
-    state.warm_pair_index = key_index(pair)
-    state.warm_point = np.array(contacts.point, dtype=np.float64)
-    state.warm_impulses = np.array(impulse, dtype=np.float64)
-    state.warm_stretch = stretch
-    state.warm_bond = bond_rows
-    state.bonds_made = True
-
-
-def integrate(state, velocity, h):
-    """Stage 4: Euler-Cromer positions and exponential-map rotations (eq. 30)."""
-    state.velocity = velocity[:, :3].copy()
-    state.angular_velocity = velocity[:, 3:].copy()
-    state.position, state.orientation = integrate_positions(state.position, state.orientation,
-                                                            np.ascontiguousarray(velocity), h)
-    state.time += h
+    if state.active is not None:
+        velocity[~state.active] = 0.0
+    return velocity
 
 
 def solve_step(model, state, settings, contacts=None, impulse_guess=None):
-    """Stages 1-3: detect (unless contacts are given), assemble, solve; the blocks do not move.
+    """The stages of a step from detect (unless contacts are given) to remember; the blocks do not move.
 
-    The solver starts from the state's impulses of the last step (``contact_history``), or from
+    The solver starts from the state's impulses of the last step (engine.contact.history), or from
     ``impulse_guess`` ((n_c, 3) float64, N s, in the order of ``contacts``) when one is given;
     a guess comes with no tangential stretch, so the step's result depends on it only within
     the solver's tolerance.
     """
-    mech = model.mechanics
-    h = settings.time_step
+    h, memory, bonding = settings.time_step, state.contact_memory, not state.bonds_made
     if contacts is None:
         contacts = detect(model, state)
     law = contact_laws(model, contacts)
     friction, compliance = contact_parameters(model, contacts, law)
-    keys = contact_keys(contacts, mech.n_blocks)
-    pair = pair_keys(np.asarray(contacts.body_a, np.int64), np.asarray(contacts.body_b, np.int64), mech.n_blocks)
-    if impulse_guess is None:
-        gamma0, stretch, source = contact_history(model, state, contacts, keys, pair)
-    else:
-        gamma0, stretch = impulse_guess, np.zeros((contacts.n_contacts, 3))
-        source = np.full(contacts.n_contacts, -1, np.int64)
-    bonds = contact_bonds(model, state, contacts, source, law)
-    cohesion, bond_gap, cone_friction = None, None, friction
-    if bonds.mortar.any():
-        compliance, stretch, cone_friction, cohesion, bond_gap = bonded_inputs(model, bonds, friction, compliance,
-                                                                               stretch)
-    problem, frame, v_free = assemble_problem(mech, state, contacts, cone_friction, compliance, settings.wrench, h,
-                                              settings.support_velocity, settings.restitution, stretch,
-                                              cohesion, bond_gap)
-    if cohesion is None:
-        report = solve(problem, settings.solver, gamma0=gamma0,
-                       tolerance=settings.tolerance, max_iterations=settings.max_iterations)
-    else:
-        # the first step of a run (a static solve) or of a construction stage has no normal forces of a step
-        # before for its new bonds' friction
-        passes = 1 if state.bonds_made else FRICTION_PASSES
-        problem, report, cohesion = solve_bonded(model, bonds, friction, problem, cohesion, settings, gamma0, passes)
-    velocity = v_free + problem.velocity(report.gamma)
-    if state.active is not None:
-        # unbuilt blocks (construction, seed 001 sec. 4.3.1) have no contacts; holding their
-        # velocity at zero keeps them where they were drawn, free of gravity
-        velocity[~state.active] = 0.0
+    history = contact_history(model.mechanics, memory, contacts, impulse_guess)
+    bonds = contact_bonds(model, contacts, law, memory.bond_rows, history.source, bonding)
+    joints = mortar_inputs(model, bonds, friction, compliance, history.stretch)
+    problem, frame, v_free = assemble(model, state, settings, contacts, joints)
+    problem, report, cohesion = solve_with_bonds(model, bonds, friction, problem, joints.cohesion, settings.solver,
+                                                 history.impulse, h, bonding)
+    velocity = hold_unbuilt(state, v_free + problem.velocity(report.gamma))
     contact_velocity = problem.contact_velocity(velocity)
-    if cohesion is not None:
-        bonds = Bonds(bonds.law, bonds.code, bond_rows_after(model, bonds, contacts, frame, contact_velocity,
-                                                             report.gamma, cohesion * h, h),
-                      bonds.area)
-    remember_contacts(state, contacts, keys, pair, report.gamma,
-                      tangential_stretch(frame, report.gamma, compliance, h), bonds.rows)
+    bonds = bonds_after(model, bonds, contacts, frame, contact_velocity, report.gamma, cohesion, h)
+    state.contact_memory = remember_contacts(history, contacts, report.gamma,
+                                             tangential_stretch(frame, report.gamma, joints.compliance, h), bonds.rows)
+    state.bonds_made = True
     return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds)
 
 
-def bonded_inputs(model, bonds, friction, compliance, stretch):
-    """What a step with mortar bonds assembles: the bonds' compliance and stretch, the cone friction (zero for
-    bonded contacts, whose friction is in their shear capacity: their set is a cylinder), their
-    capacities [C, T] (N) with the normal forces of the step before, and their bond gaps (nan when none)."""
-    return (compliance_of_bonds(model, bonds, compliance), stretch_of_bonds(model, bonds, stretch),
-            np.where(bonds.cylinder, 0.0, friction), bonds.strengths(model, friction, bonds.rows[:, NORMAL]),
-            np.where(bonds.holding, bonds.rows[:, BOND_GAP], np.nan))
-
-
-def solve_bonded(model, bonds, friction, problem, cohesion, settings, gamma0, passes):
-    """Solve a step with mortar bonds, up to ``passes`` times: each pass puts the normal forces of the one
-    before into the bonds' friction, until their capacities change by less than TOL.bond_friction_relative.
-
-    Returns
-    -------
-    problem : Problem, the last one solved
-    report : SolverResult
-    cohesion : (n_c, 2) N, the capacities it was solved with
-    """
-    h = settings.time_step
-    for attempt in range(passes):
-        report = solve(problem, settings.solver, gamma0=gamma0,
-                       tolerance=settings.tolerance, max_iterations=settings.max_iterations)
-        if attempt + 1 == passes:
-            break
-        updated = bonds.strengths(model, friction, report.gamma[:, 0] / h)
-        if np.abs(updated - cohesion).max(initial=0.0) <= TOL.bond_friction_relative * np.abs(updated).max(initial=0.0):
-            break
-        cohesion, gamma0 = updated, report.gamma
-        problem = with_cohesion(problem, cohesion * h)
-    return problem, report, cohesion
-
-
-def with_cohesion(problem, cohesion_impulse):
-    """The Problem with its contacts' [C h, T h] replaced by ``cohesion_impulse`` (n_c, 2) N s."""
-    return Problem(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b, problem.inverse_mass,
-                   problem.inverse_inertia, problem.compliance, problem.friction, problem.rhs,
-                   cohesion=cohesion_impulse)
-
-
-def stretch_of_bonds(model, bonds, stretch):
-    """The tangential stretch with open cohesive bonds' set to their whole slip since bonding (world): their
-    secant spring d K0 (``compliance_of_bonds``) then carries d K0 times the slip at the end of the step,
-    the damage law's traction (seed 004 sec. 3.1). Other contacts keep the elastic stretch of the step
-    before (tangential_stretch)."""
-    secant = (bonds.code == COHESIVE) & bonds.holding & (bonds.rows[:, NORMAL] <= 0.0)
-    if not secant.any():
-        return stretch
-    stretch = np.array(stretch, dtype=np.float64)
-    stretch[secant] = bonds.rows[secant, SLIP]
-    return stretch
-
-
-def contact_bonds(model, state, contacts, source, law):
-    """Bonds of the current contacts, whose joint laws are ``law`` (n_c,): their rows taken over from the
-    previous step (``source``), or fresh ones, bonded when the state has not bonded any yet (the first step
-    of a run, or of a construction stage)."""
-    code = model.joint_table["law_code"][law]
-    rows = gathered_bonds(state.warm_bond, source, np.asarray(contacts.gap, float), not state.bonds_made)
-    area = tributary_area(contacts) if (code != COULOMB).any() else np.zeros(len(law))
-    # a pair touching along an edge or at a corner has no joint area to bond: dry (a hinge)
-    rows[area <= 0.0, BONDED] = 0.0
-    rows[area <= 0.0, BROKEN] = 1.0
-    return Bonds(law, code, rows, area)
-
-
-def compliance_of_bonds(model, bonds, compliance):
-    """The compliance of the contacts of cohesive joints whose bond holds: 1 / (d K0), damaged, when it was
-    not in compression at the step before, so that it unloads along its secant to the origin. Contacts
-    whose bond is lost keep the rigid compliance `contact_parameters` gives (a broken mortar joint is a
-    dry Coulomb joint, seed 004 sec. 3.1).
-
-    A bond in compression keeps K0: compression does not damage (eq. 10), and its shear capacity holds
-    friction besides the cohesion (Bonds.strengths), which a secant through the cohesive curve alone
-    could not reach; it unloads along K0 as a plastic slip would.
-    """
-    holding = (bonds.code == COHESIVE) & bonds.holding
-    if not holding.any():
-        return compliance
-    compliance = compliance.copy()
-    table = model.joint_table
-    factor = np.where(bonds.rows[:, NORMAL] <= 0.0, bonds.secant_factor(model), 1.0)[holding]
-    # a bond is a spring both ways with its full opening as bias (engine.contact.assemble.bond_bias)
-    stiffness = table["bond_stiffness"][bonds.law[holding]] * (factor * bonds.area[holding])[:, None]  # N/m
-    compliance[holding, 0] = 1.0 / stiffness[:, 0]
-    compliance[holding, 1:] = 1.0 / stiffness[:, 1:]
-    return compliance
-
-
-def bond_rows_after(model, bonds, contacts, frame, contact_velocity, impulse, cohesion_impulse, h):
-    """The bond rows at the end of a step (engine.contact.bonds.updated_rows): the gap grows by
-    h u_n and the slip by h u_t (world) over the step."""
-    gap_after = np.asarray(contacts.gap, float) + h * contact_velocity[:, 0]
-    slip_step = h * (contact_velocity[:, 1:2] * frame[:, 1] + contact_velocity[:, 2:3] * frame[:, 2])
-    return updated_rows(model, bonds, gap_after, slip_step, impulse, cohesion_impulse, h)
-
-
 def step(model, state, settings):
-    """Advance the state by one time step: detect -> assemble -> solve -> integrate."""
+    """Advance the state by one time step: ``solve_step``, then integrate the positions (eq. 30)."""
     outcome = solve_step(model, state, settings)
     integrate(state, outcome.velocity, settings.time_step)
     return outcome

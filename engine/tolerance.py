@@ -61,14 +61,14 @@ class Tolerance:
     broad_phase_margin_relative: float = 1.0
     #: A contact with a new feature id takes over the impulse and tangential stretch of the nearest
     #: vanished contact of the same block pair within this fraction of the smaller block diameter
-    #: (engine.pipeline.gather_history): a corner moves |v| h per step, 1 mm at 1 m/s and h = 1 ms,
+    #: (engine.contact.history.gather_history): a corner moves |v| h per step, 1 mm at 1 m/s and h = 1 ms,
     #: while the corners of one joint polygon lie a joint's width apart.
     history_match_relative: float = 0.01
     #: A contact of a mortar joint (engine.contact.bonds) is bonded when the run starts with its gap
     #: below this (m): faces drawn touching, to a drawing's tolerance; the uplift event's 0.1 mm.
     bond_gap: float = 1e-4
-    #: The friction of holding bonds (engine.pipeline, first step) has converged when no contact's
-    #: strength changed by more than this fraction of the largest between two solves.
+    #: The friction of holding bonds (engine.contact.mortar.solve_with_bonds, first step) has converged
+    #: when no contact's strength changed by more than this fraction of the largest between two solves.
     bond_friction_relative: float = 1e-4
     #: Smallest secant stiffness K / K0 of a damaged cohesive bond (engine.contact.bonds): a bond that
     #: soft is about to break, and a compliance a million times K0's would only slow the solver.

@@ -54,7 +54,7 @@ from extrados import Model  # noqa: E402
 from extrados.engine.generators import generate  # noqa: E402
 from extrados.engine.dynamics.support_motion import support_motion_from_document  # noqa: E402
 from extrados.engine.generators.panel import ACTUATOR_IDS, TABLE_4, diagonal_panel  # noqa: E402
-from extrados.engine.pipeline import StepSettings, step  # noqa: E402
+from extrados.engine.pipeline import SolverSettings, StepSettings, step  # noqa: E402
 from extrados.engine.post.energy import kinetic_energy  # noqa: E402
 from extrados.engine.state import State  # noqa: E402
 
@@ -155,8 +155,9 @@ def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel):
     state = State.initial(mech)
     actuator = np.isin(np.array(model.block_ids), ACTUATOR_IDS)
     centre = mech.position0[~mech.is_support].mean(axis=0)
-    settings = StepSettings(time_step=h, wrench=mech.dead_wrench, tolerance=SOLVER_TOLERANCE,
-                            max_iterations=SOLVER_ITERATIONS, support_velocity=actuator_velocity(model))
+    settings = StepSettings(time_step=h, wrench=mech.dead_wrench,
+                            solver=SolverSettings(tolerance=SOLVER_TOLERANCE, max_iterations=SOLVER_ITERATIONS),
+                            support_velocity=actuator_velocity(model))
     steps = max(1, round(max_displacement / (speed * h)))
     displacement, force = np.zeros(steps), np.zeros(steps)
     kinetic, work = np.zeros(steps), np.zeros(steps)

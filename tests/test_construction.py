@@ -13,7 +13,7 @@ import pytest
 from extrados import Model, ModelError, analyze, generators
 from extrados.engine.analysis.construction import ConstructionRequest, run_stage
 from extrados.engine.collision.coherence import DetectionCache
-from extrados.engine.pipeline import StepSettings, step
+from extrados.engine.pipeline import SolverSettings, StepSettings, step
 from extrados.engine.state import State
 
 G = 9.81
@@ -93,7 +93,8 @@ def test_reactions_stored_by_a_stage_start_the_next_one_converged():
     run_stage(model, state, request, request.stages[0])
     cold = dataclasses.replace(state, position=state.position.copy(), orientation=state.orientation.copy(),
                                velocity=state.velocity.copy(), angular_velocity=state.angular_velocity.copy(),
-                               warm_impulses=np.zeros_like(state.warm_impulses), detection_cache=DetectionCache(),
+                               contact_memory=state.contact_memory._replace(impulse=np.zeros_like(state.contact_memory.impulse)),
+                               detection_cache=DetectionCache(),
                                active=state.active.copy())
     warm_report, _ = run_stage(model, state, request, request.stages[1])
     cold_report, _ = run_stage(model, cold, request, request.stages[1])
@@ -168,7 +169,7 @@ def test_a_settlement_after_the_last_stage_tilts_the_beam_over_the_settled_slab(
 # --- the default path is unchanged ----------------------------------------------------------------
 #: Positions after 200 steps (h = 1 ms, relative tolerance 1e-7) of a 3-block column under a lateral
 #: 0.5 g, toppling: written by pipeline.step before State.active existed, then again (2e-8 m apart)
-#: when contacts whose feature id changes began to keep their history (engine.pipeline.gather_history).
+#: when contacts whose feature id changes began to keep their history (engine.contact.history.gather_history).
 #: Regenerate them (and say why) only when a change to the pipeline is meant to change the numbers.
 STORED_POSITIONS = [[0.008028470939199448, 2.9440606545785166e-11, 0.1576200248658528],
                     [0.023679671524205935, 4.613584277059295e-11, 0.4572114309722409],
@@ -181,7 +182,8 @@ def toppling_column_positions(active):
     mech = model.mechanics
     state = State.initial(mech)
     state.active = active
-    settings = StepSettings(time_step=1e-3, wrench=mech.dead_wrench + mech.live_wrench, tolerance=1e-7)
+    settings = StepSettings(time_step=1e-3, wrench=mech.dead_wrench + mech.live_wrench,
+                            solver=SolverSettings(tolerance=1e-7))
     for _ in range(200):
         step(model, state, settings)
     return state.position

@@ -12,9 +12,10 @@ from extrados import Model, analyze
 from extrados.engine.analysis.dynamic import step_contact_states
 from extrados.engine.contact.bonds import SLIP
 from extrados.engine.contact.cohesive import BilinearMode, CohesiveLaw
+from extrados.engine.contact.history import contact_keys
 from extrados.engine.errors import ModelError
 from extrados.engine.generators import box
-from extrados.engine.pipeline import StepSettings, contact_keys, step
+from extrados.engine.pipeline import SolverSettings, StepSettings, step
 from extrados.engine.state import State
 
 #: Seed 004 Table 1 (mode I) and Table 2 (mode II), friction 0.7 (sec. 4.2.2).
@@ -138,8 +139,8 @@ def drive_path(model, velocities, h=1e-3):
     for k, velocity in enumerate(velocities):
         prescribed = np.zeros((mech.n_blocks, 6))
         prescribed[actuator, :3] = velocity
-        settings = StepSettings(time_step=h, wrench=mech.dead_wrench, tolerance=1e-10, max_iterations=20000,
-                                support_velocity=prescribed)
+        settings = StepSettings(time_step=h, wrench=mech.dead_wrench,
+                                solver=SolverSettings(tolerance=1e-10, max_iterations=20000), support_velocity=prescribed)
         outcome = step(model, state, settings)
         displacement[k] = state.position[block] - start
         force[k] = joint_force(model, outcome, h)
@@ -439,8 +440,9 @@ def energy_release(mortar, path, h=1e-3):
     for velocity in path:
         prescribed = np.zeros((mech.n_blocks, 6))
         prescribed[actuator, :3] = velocity
-        outcome = step(model, state, StepSettings(time_step=h, wrench=mech.dead_wrench, tolerance=1e-10,
-                                                  max_iterations=20000, support_velocity=prescribed))
+        outcome = step(model, state, StepSettings(time_step=h, wrench=mech.dead_wrench,
+                                                  solver=SolverSettings(tolerance=1e-10, max_iterations=20000),
+                                                  support_velocity=prescribed))
         displacement.append(state.position[block] - start)
         force.append(joint_force(model, outcome, h))
         bonds = outcome.bonds

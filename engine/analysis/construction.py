@@ -38,11 +38,10 @@ from extrados.engine.analysis.request import AnalysisRequest
 from extrados.engine.analysis.static import StaticSolution, contact_forces, point_speed
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
-from extrados.engine.pipeline import StepSettings, step
+from extrados.engine.pipeline import SolverSettings, StepSettings, step
 from extrados.engine.post.stress import block_stress, course_layers, point_loads
 from extrados.engine.result import static_result
 from extrados.engine.state import State
-from extrados.engine.tolerance import SOLVER_DEFAULTS
 
 
 
@@ -146,10 +145,8 @@ def support_reaction(mechanics, outcome, h):
 
 
 def step_settings(model, request, wrench, support_velocity=None):
-    s = model.settings
-    return StepSettings(time_step=request.time_step, wrench=wrench, solver=s["solver"],
-                        tolerance=s.get("tolerance", SOLVER_DEFAULTS.construction_tolerance),
-                        max_iterations=s["max_iterations"], support_velocity=support_velocity)
+    return StepSettings(time_step=request.time_step, wrench=wrench, support_velocity=support_velocity,
+                        solver=SolverSettings.of(model.settings, "construction"))
 
 
 def run_stage(model, state, request, blocks, motion=None, cancel=None):

@@ -15,11 +15,11 @@ from extrados.engine.analysis.static import point_speed
 from extrados.engine.dynamics.events import EventWatch
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
-from extrados.engine.pipeline import StepSettings, detect, step
+from extrados.engine.pipeline import SolverSettings, StepSettings, detect, step
 from extrados.engine.post.energy import EnergyAccount, kinetic_energy, load_power, support_power
 from extrados.engine.post.networks import contact_network, contact_states
 from extrados.engine.state import State
-from extrados.engine.tolerance import SOLVER_DEFAULTS, TOL
+from extrados.engine.tolerance import TOL
 
 #: Default collapse threshold as a fraction of the median block size (diagonal).
 COLLAPSE_FRACTION = 0.25
@@ -172,16 +172,15 @@ def run_dynamic(model, request, progress=None, cancel=None):
 
     record(0.0, np.zeros((mech.n_blocks, 6)))
     start_velocity = np.zeros((mech.n_blocks, 6))  # (n_blocks, 6) float64, twists at the start of the next step
-    tolerance = settings.get("tolerance", SOLVER_DEFAULTS.dynamic_tolerance)
+    solver = SolverSettings.of(settings, "dynamic")
     outcome, cancelled, stopped_at = None, False, None
     tally = SolverTally()
     report_every = max(1, n_steps // 100)
     for k in range(1, n_steps + 1):
         t = k * h
         support_velocity = motion.velocity(t, mech.n_blocks) if motion else None
-        step_settings = StepSettings(time_step=h, wrench=wrench, solver=settings["solver"],
-                                     tolerance=tolerance, max_iterations=settings["max_iterations"],
-                                     support_velocity=support_velocity, restitution=request.restitution)
+        step_settings = StepSettings(time_step=h, wrench=wrench, solver=solver, support_velocity=support_velocity,
+                                     restitution=request.restitution)
         start = StepStart(state.position, state.orientation, start_velocity)
         outcome = step(model, state, step_settings)
         start_velocity = outcome.velocity

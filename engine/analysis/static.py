@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from extrados.engine.errors import AnalysisCancelled, ModelError
-from extrados.engine.pipeline import StepSettings, detect, solve_step, step
+from extrados.engine.pipeline import SolverSettings, StepSettings, detect, solve_step, step
 from extrados.engine.state import State
-from extrados.engine.tolerance import SOLVER_DEFAULTS, TOL
+from extrados.engine.tolerance import TOL
 
 STATIC_STEP = 1.0     # s, the arbitrary h of the static CCP
 SETTLE_STEP = 1e-3    # s, time step of the confirming settle run
@@ -83,9 +83,7 @@ def contact_forces(outcome, h):
 
 
 def step_settings(model, wrench, h):
-    s = model.settings
-    return StepSettings(time_step=h, wrench=wrench, solver=s["solver"],
-                        tolerance=s.get("tolerance", SOLVER_DEFAULTS.static_tolerance), max_iterations=s["max_iterations"])
+    return StepSettings(time_step=h, wrench=wrench, solver=SolverSettings.of(model.settings, "static"))
 
 
 def settle_run_stands(model, wrench, cancellation=Cancellation()):

@@ -201,7 +201,7 @@ def impact_bias(gap, approach, h, restitution):
 def bond_bias(gap, bond_gap, h):
     """Normal bias (m/s) of a bonded mortar contact: its opening from the gap it was bonded at over h.
 
-    A bond is a spring both ways: with the normal compliance 1 / K (engine.pipeline.compliance_of_bonds)
+    A bond is a spring both ways: with the normal compliance 1 / K (engine.contact.mortar.compliance_of_bonds)
     the step's force is -K (delta + h u_n), K times the opening at the end of the step (implicit Euler),
     in tension as in compression. Penetration's partial recovery (PENETRATION_RECOVERY) would make it a
     spring with a damper K h / PR, which slow loading tests see.
@@ -216,7 +216,7 @@ def contact_rhs(body_a, body_b, jacobian_a, jacobian_b, frame, v_free, v_start, 
 
     r_i = J_a,i v_free,a + J_b,i v_free,b, plus the normal bias b_n of ``impact_bias`` (of
     ``bond_bias`` for a bonded contact, whose ``bond_gap`` is not nan) and the tangential
-    spring s_i / h along u and v (see engine.pipeline.tangential_stretch).
+    spring s_i / h along u and v (see engine.contact.laws.tangential_stretch).
 
     Parameters
     ----------
@@ -268,7 +268,7 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
         Newton coefficient e: an approaching contact must separate at e times its approach speed.
     stretch : (n_contacts, 3) float64, optional
         World-frame elastic stretch of each contact's tangential spring from the previous step
-        (see engine.pipeline.tangential_stretch); enters r as b_t = s/h.
+        (see engine.contact.laws.tangential_stretch); enters r as b_t = s/h.
     cohesion : (n_contacts, 2) float64, optional
         N, [shear cohesion C, tensile capacity T] of each contact's bond (engine.contact.bonds);
         the Problem's cone of each contact is shifted by C h and cut at -T h. None: dry contacts.

@@ -1,7 +1,7 @@
 """The bonds of mortar joints, contact by contact: history, strengths in a step, update after it.
 
 A contact of a mohr_coulomb or cohesive joint (engine.contact.cohesive) carries a bond row,
-kept from step to step with the contact's persistent key like its impulse (engine.pipeline):
+kept from step to step with the contact's persistent key like its impulse (engine.contact.history):
 
     KAPPA     m, the largest mixed-mode opening delta_m so far (seed 004 eq. 12)
     BETA      the mode ratio delta_t / <delta_n> (eq. 13) when KAPPA was reached

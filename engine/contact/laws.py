@@ -1,4 +1,4 @@
-"""Per-contact parameters of the joint laws: friction and compliance (seed 000 eq. 13, 43).
+"""Per-contact parameters of the joint laws: friction, compliance, tangential stretch (seed 000 eq. 13, 43).
 
 A Coulomb joint with stiffness k (Pa/m) over a joint polygon of area A spread over
 m contact points gives each point the stiffness K = k A / m (N/m). Its compliance enters
@@ -6,7 +6,7 @@ E_i = c_i / h^2 (eq. 43 with c = 1/K). Along the normal the stabilization remove
 fraction PENETRATION_RECOVERY of a penetration per step, b = PR Phi / h, so a contact at rest
 carries F = PR Phi / c_n: the normal entry is c_n = PR / K, which makes that F = K Phi, the
 joint's own stiffness (a spring K with a damper K h / PR in series with the time step).
-Tangentially the stretch fed back as s/h (engine.pipeline.tangential_stretch) gives F = K s
+Tangentially the stretch of a step (``tangential_stretch``), fed back as s/h, gives F = K s
 with c_t = 1 / K. Joints without stiffness use the model's tiny `settings.compliance` in all
 three directions, which only selects a unique force solution (its rest stiffness is
 PR / compliance along the normal).
@@ -91,3 +91,29 @@ def contact_parameters(model, contacts, law=None):
             has = np.isfinite(k) & (k > 0)
             compliance[has, column] = recovery / k[has, None]
     return friction, compliance
+
+
+@njit(cache=True)
+def tangential_stretch(frame, impulse, compliance, h):
+    """(n_c, 3) world-frame elastic tangential stretch of each contact's spring after a step.
+
+    The tangential compliance is a spring K = 1/c (seed 000 eq. 43, E = c/h^2): the force
+    gamma_t/h stretches it by s = -c gamma_t / h. Feeding s/h back into the next step's
+    right-hand side (as Phi/h does for the normal, eq. 27) holds a sticking contact still
+    instead of letting it creep at c F_t / h; sliding contacts carry the stretch of the
+    friction force they transmit, so it never grows beyond c mu N.
+
+    Parameters
+    ----------
+    frame : (n_c, 3, 3) float64, rows n, u, v
+    impulse : (n_c, 3) float64, N s
+    compliance : (n_c, 3) float64, m/N
+    h : float, s
+    """
+    stretch = np.empty((frame.shape[0], 3))
+    for i in range(frame.shape[0]):
+        along_u = compliance[i, 1] * impulse[i, 1]
+        along_v = compliance[i, 2] * impulse[i, 2]
+        for k in range(3):
+            stretch[i, k] = -(along_u * frame[i, 1, k] + along_v * frame[i, 2, k]) / h
+    return stretch

@@ -23,3 +23,13 @@ def integrate_positions(position, orientation, velocity, h):
         else:
             new_orientation[i] = orientation[i]
     return new_position, new_orientation
+
+
+def integrate(state, velocity, h):
+    """Advance ``state`` (positions, orientations, velocities, time) by a step h (s) that ends with the
+    twists ``velocity`` (n_blocks, 6) [m/s, rad/s]: Euler-Cromer positions, exponential-map rotations (eq. 30)."""
+    state.velocity = velocity[:, :3].copy()
+    state.angular_velocity = velocity[:, 3:].copy()
+    state.position, state.orientation = integrate_positions(state.position, state.orientation,
+                                                            np.ascontiguousarray(velocity), h)
+    state.time += h
