@@ -3,7 +3,8 @@
 A finished analysis is a `Result`: arrays grouped by quantity (blocks, contacts, joints,
 reactions, frames), which post-processing reads (engine.post.thrust, engine.post.conventional,
 engine.post.plot). `Result.to_dict` writes the document once, last; `Result.from_dict` reads one
-back (``Result.from_dict(doc).to_dict() == doc``).
+back (``Result.from_dict(doc).to_dict() == doc``), and `result_schema` is the document's JSON
+schema (engine/io/result_schema.json, also in the service's OpenAPI document).
 
 The document, beyond the fields of DESIGN sec. 5:
 
@@ -40,7 +41,9 @@ The document, beyond the fields of DESIGN sec. 5:
 - results are strict JSON: a non-finite number in the stresses, the joints' readings or the
   reports is written null (and read back as nan).
 """
+import json
 from dataclasses import dataclass, field
+from importlib import resources
 
 import numpy as np
 
@@ -50,6 +53,11 @@ FORMAT = "extrados.result/1"
 #: The document fields that `Result` types; every other field is a report of `Result.extra`.
 TYPED_FIELDS = ("format", "analysis", "stable", "load_factor", "solver", "blocks", "contacts", "interfaces",
                 "reactions", "network", "thrust_lines", "frames", "histories")
+
+
+def result_schema():
+    """The JSON schema of the result document (engine/io/result_schema.json)."""
+    return json.loads(resources.files("extrados.engine.io").joinpath("result_schema.json").read_text())
 
 
 # --- the arrays ------------------------------------------------------------------------------
@@ -189,7 +197,7 @@ class Result:
 
     @classmethod
     def from_dict(cls, doc):
-        """The Result of a result document (as `to_dict` writes it).
+        """The Result of a result document (one that satisfies `result_schema`).
 
         Raises
         ------
