@@ -26,6 +26,7 @@ from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
 from extrados.engine.errors import ModelError, format_path
 from extrados.engine.geometry.packed import pack_polyhedra
 from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
+from extrados.engine.io.compas_data import DocumentData
 
 FORMAT = "extrados.model/1"
 DEFAULT_SETTINGS = {
@@ -209,11 +210,12 @@ def block_geometry(blocks):
                          float(np.linalg.norm(np.ptp(all_vertices, axis=0))))
 
 
-class Model:
+class Model(DocumentData):
     """A masonry model: the document of DESIGN sec. 4, validated, with cached mechanics.
 
     Build one from a document (`from_dict`, `from_json`) or block by block
-    (`Model()`, then `add_block`). Any change clears the cached mechanics.
+    (`Model()`, then `add_block`). Any change clears the cached mechanics. A COMPAS data
+    object: ``compas.json_dump(model, path)`` writes its document, ``compas.json_load`` reads it.
     """
 
     def __init__(self, doc=None, reuse=None):

@@ -4,7 +4,8 @@ A finished analysis is a `Result`: arrays grouped by quantity (blocks, contacts,
 reactions, frames), which post-processing reads (engine.post.thrust, engine.post.conventional,
 engine.post.plot). `Result.to_dict` writes the document once, last; `Result.from_dict` reads one
 back (``Result.from_dict(doc).to_dict() == doc``), and `result_schema` is the document's JSON
-schema (engine/io/result_schema.json, also in the service's OpenAPI document).
+schema (engine/io/result_schema.json, also in the service's OpenAPI document). Results are
+COMPAS data: ``compas.json_dump(result, path)`` and ``compas.json_load(path)`` round-trip them.
 
 The document, beyond the fields of DESIGN sec. 5:
 
@@ -48,6 +49,7 @@ from importlib import resources
 import numpy as np
 
 from extrados.engine.errors import ModelError
+from extrados.engine.io.compas_data import DocumentData
 
 FORMAT = "extrados.result/1"
 #: The document fields that `Result` types; every other field is a report of `Result.extra`.
@@ -163,7 +165,7 @@ class Frames:
 
 
 @dataclass(eq=False)
-class Result:
+class Result(DocumentData):
     """An analysis result: typed arrays until `to_dict` writes the document (module docstring)."""
 
     analysis: str                     # "static", "load_factor", "dynamic" or "construction"

@@ -1,8 +1,9 @@
 """The result document (format extrados.result/1) of every analysis type: `Result.from_dict` reads it
 back to the same document, it satisfies its published schema (engine/io/result_schema.json, also in
-the service's OpenAPI document)."""
+the service's OpenAPI document), and models and results round-trip through COMPAS JSON."""
 import json
 
+import compas
 import jsonschema
 import pytest
 import referencing
@@ -127,3 +128,24 @@ def test_a_document_of_another_format_is_refused():
     with pytest.raises(ModelError) as error:
         Result.from_dict(arch())
     assert error.value.path == "format"
+
+
+# --- COMPAS ---------------------------------------------------------------------------------------------
+
+def test_a_model_round_trips_through_compas_json(tmp_path):
+    model = Model.from_dict(cantilever(MORTAR))
+    text = compas.json_dumps(model)
+    assert json.loads(text)["dtype"] == "extrados.engine.model/Model"
+    path = str(tmp_path / "model.json")
+    compas.json_dump(model, path)
+    for loaded in (compas.json_loads(text), compas.json_load(path)):
+        assert isinstance(loaded, Model) and loaded.to_dict() == model.to_dict()
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_result_round_trips_through_compas_json(results, documents, name, tmp_path):
+    path = str(tmp_path / "result.json")
+    compas.json_dump(results[name], path)
+    loaded = compas.json_load(path)
+    assert isinstance(loaded, Result) and loaded.to_dict() == documents[name]
+    assert compas.json_loads(compas.json_dumps(loaded)).to_dict() == documents[name]
