@@ -10,6 +10,7 @@ import referencing
 import referencing.jsonschema
 
 from extrados import Model, ModelError, Result, analyze, generators
+from extrados.engine.analysis.cache import AnalysisCache
 from extrados.engine.post.thrust import effective_thrust_line_of_result
 from extrados.engine.result import result_schema
 from extrados.server.openapi import openapi_document
@@ -122,6 +123,23 @@ def test_the_openapi_document_publishes_the_result_schema(documents):
     for path in ("/v1/analyses", "/v1/jobs/{id}/result"):
         response = spec["paths"][path]["post" if path == "/v1/analyses" else "get"]["responses"]["200"]
         assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Result"}
+
+
+def test_a_result_shares_no_array_with_its_model_or_the_cache():
+    """The arrays of a Result are its own: writing into them leaves the model, and the cache's contacts at
+    rest that the next analysis of the geometry starts from, as they were."""
+    model = Model.from_dict(arch())
+    position0, support = model.mechanics.position0.copy(), model.mechanics.is_support.copy()
+    result = analyze(model)
+    result.blocks.position[...], result.blocks.support[...] = 0.0, True
+    assert (model.mechanics.position0 == position0).all() and (model.mechanics.is_support == support).all()
+    cache = AnalysisCache()
+    first = cache.analyze(arch())
+    written = first.to_dict()
+    for array in (first.contacts.point, first.contacts.gap, first.contacts.body_a, first.contacts.body_b,
+                  first.interfaces.polygon_start):
+        array[...] = 0
+    assert cache.analyze(arch()).to_dict()["interfaces"] == written["interfaces"]
 
 
 def test_a_document_of_another_format_is_refused():

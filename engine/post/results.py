@@ -4,6 +4,8 @@
 `dynamic_result` the end of a dynamic run (engine.analysis.dynamic); both run the post-processing
 of this package over the final contact forces and hand back an engine.result.Result.
 """
+from dataclasses import replace
+
 import numpy as np
 
 from extrados.engine.post.interfaces import interface_resultants
@@ -37,8 +39,9 @@ def block_results(mech, position, orientation, velocity, stress):
     """
     values, directions = principal_stresses(stress)
     p, q = stress_invariants(stress)
-    return BlockResults(tuple(mech.block_ids), mech.is_support, np.asarray(position, float),
-                        np.asarray(orientation, float), velocity, stress, values, directions, p, q,
+    # copies: a static result's positions are the model's (Mechanics.position0), which it must not share
+    return BlockResults(tuple(mech.block_ids), mech.is_support.copy(), np.array(position, float),
+                        np.array(orientation, float), velocity, stress, values, directions, p, q,
                         stress_asymmetry(stress))
 
 
@@ -89,10 +92,12 @@ def configuration_results(mech, position, outcome, force, states, bonds=None):
     """
     contacts, frame = outcome.contacts, outcome.frame
     normal = frame[:, 0]
-    interfaces = interface_resultants(contacts, frame, force)
-    point = np.asarray(contacts.point, float)
-    return {"contacts": ContactResults(contacts.body_a, contacts.body_b, point, normal, np.asarray(force, float),
-                                       np.asarray(contacts.gap, float), np.asarray(states)),
+    # copies: a static solve's contacts may be the cache's contacts at rest (engine.analysis.cache),
+    # which a Result must not share
+    interfaces = replace(interface_resultants(contacts, frame, force), polygon_start=contacts.pair_start.copy())
+    return {"contacts": ContactResults(contacts.body_a.copy(), contacts.body_b.copy(), np.array(contacts.point, float),
+                                       normal, np.asarray(force, float), np.array(contacts.gap, float),
+                                       np.asarray(states)),
             "network": contact_network(states, np.einsum("ni,ni->n", force, normal)),
             "interfaces": interfaces,
             "joints": joint_admissibility(interfaces, contacts.point, outcome.friction),
