@@ -176,9 +176,10 @@ def run_dynamic(model, request, progress=None, cancel=None):
     network_history = {"t": []}
 
     def record(t, velocity):
-        for key, value in (("t", t), ("position", state.position.copy()), ("orientation", state.orientation.copy()),
-                           ("velocity", velocity.copy())):
-            frames[key].append(value)
+        frames["t"].append(t)
+        frames["position"].append(state.position.copy())
+        frames["orientation"].append(state.orientation.copy())
+        frames["velocity"].append(velocity.copy())
         energies.append(energy.record(t))
 
     def record_network(t):
