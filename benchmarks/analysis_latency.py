@@ -13,8 +13,8 @@ were new. Warm: calls go through one ``AnalysisCache``, which has seen the geome
 missing call is not counted). Cold and warm calls alternate. Totals (p50, p95 over the calls)
 are timed through the real entry points; the breakdown comes from a second pass that calls the
 same stages one by one: model build (document to Model with mechanics; ``AnalysisCache.model``
-when warm), solve (``solve_static``), result writing (``static_result``) and JSON
-(``json.dumps`` of the result document).
+when warm), solve (``solve_static``), result (``static_result``: the typed Result, post-processing
+included) and JSON (``Result.to_dict`` writing the document, and ``json.dumps`` of it).
 
     .venv/bin/python benchmarks/analysis_latency.py [--arch-calls 30] [--wall-calls 10] [--gc-freeze]
 
@@ -37,9 +37,9 @@ import numpy as np
 
 from extrados import Model, analyze, generators
 from extrados.engine.analysis.cache import AnalysisCache
-from extrados.engine.analysis.static import solve_static
+from extrados.engine.analysis.static import STATIC_STEP, solve_static
 from extrados.engine.generators.arch import arch_point_load, arch_weight
-from extrados.engine.result import static_result
+from extrados.engine.post.results import static_result
 
 RESULTS = Path(__file__).resolve().parent / "results" / "analysis_latency.txt"
 STAGES = ("build", "solve", "result", "json")
@@ -85,8 +85,8 @@ def stage_ms(build, doc):
     seconds = {}
     seconds["build"], (model, warm) = timed(build, doc)
     seconds["solve"], solution = timed(solve_static, model, 1.0, warm=warm)
-    seconds["result"], result = timed(static_result, model, solution)
-    seconds["json"], _ = timed(json.dumps, result.to_dict())
+    seconds["result"], result = timed(static_result, model, solution, STATIC_STEP)
+    seconds["json"], _ = timed(lambda: json.dumps(result.to_dict()))
     return {name: 1e3 * value for name, value in seconds.items()}
 
 

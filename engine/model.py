@@ -25,6 +25,7 @@ from extrados.engine.errors import ModelError
 from extrados.engine.io.schema import check_finite, first_error, model_schema, property_defaults, schema_error
 from extrados.engine.geometry.packed import pack_polyhedra
 from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
+from extrados.engine.io.compas_data import DocumentData
 
 FORMAT = "extrados.model/1"
 SUPPORTED_LAWS = ("coulomb", "mohr_coulomb", "cohesive")
@@ -183,11 +184,12 @@ def block_geometry(blocks):
                          float(np.linalg.norm(np.ptp(all_vertices, axis=0))))
 
 
-class Model:
+class Model(DocumentData):
     """A masonry model: the document of DESIGN sec. 4, validated, with cached mechanics.
 
     Build one from a document (`from_dict`, `from_json`) or block by block
-    (`Model()`, then `add_block`). Any change clears the cached mechanics.
+    (`Model()`, then `add_block`). Any change clears the cached mechanics. A COMPAS data
+    object: ``compas.json_dump(model, path)`` writes its document, ``compas.json_load`` reads it.
     """
 
     def __init__(self, doc=None, reuse=None):

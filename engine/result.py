@@ -1,6 +1,14 @@
-"""The result document of DESIGN sec. 5 (format extrados.result/1).
+"""The typed result of an analysis, and its document (DESIGN sec. 5, format extrados.result/1).
 
-Beyond the contract fields, a result carries what the engineer reads off the joints:
+A finished analysis is a `Result`: arrays grouped by quantity (blocks, contacts, joints,
+reactions, frames), which post-processing reads (engine.post.thrust, engine.post.conventional,
+engine.post.plot). `Result.to_dict` writes the document once, last; `Result.from_dict` reads one
+back (``Result.from_dict(doc).to_dict() == doc``). The document's JSON schema is
+engine/io/result_schema.json (`engine.io.schema.result_schema`, also in the service's OpenAPI
+document). Results are COMPAS data: ``compas.json_dump(result, path)`` and
+``compas.json_load(path)`` round-trip them.
+
+The document, beyond the fields of DESIGN sec. 5:
 
 - each interface: "closed" (it carries compression), "centroid" of the joint polygon,
   "eccentricity_vector" and "eccentricity" (m) of the centre of pressure from it,
@@ -19,284 +27,394 @@ Beyond the contract fields, a result carries what the engineer reads off the joi
   step); "principal_stress": {"values": ascending, the most compressive first (Pa),
   "directions": the unit direction of each value}; "p" = -tr / 3 and "q" = sqrt(3/2 s : s) (Pa);
   "stress_asymmetry", seed 001 eq. 57 (0 for a symmetric tensor) (engine.post.stress).
-- "stress_summary": volume-weighted averages per course ("layers", bottom up: name, blocks, volume,
-  z, stress, p, q) and over every movable block ("structure"), seed 001 Table I.
-- dynamic results also carry "network_history" (t and, per output frame after t = 0, the counts of
-  stick / slip / open / closed / strong / weak contacts and the mean normal force of the closed
-  ones, seed 001 figs. 25-27) and "strain" (engine.post.strain): for a wall whose block centroids
-  lie in a plane, the plane, the centroid triangles, the thresholds, the cumulated dilation and
-  shear of each cell at the end, and per output frame their area-weighted means and the
-  macroscopic strain indicator (seed 001 eq. 18-19, 59); null for any other structure.
-- a non-finite number in these added fields is written null.
+- with mortar joints (engine.contact.bonds), each bonded contact and each joint with a bonded
+  contact: "bond" ("intact", "damaged", "broken"; a joint whose contacts differ is "damaged")
+  and "damage" (D = 1 - d; a joint's is the mean of its contacts').
+- "frames" and "histories" of a dynamic result: block positions and orientations per output
+  frame, and per movable block its position and velocity ([v, w], m/s and rad/s) over them.
+- the analysis's reports (`Result.extra`, written as they are): "stress_summary", volume-weighted
+  averages per course and over every movable block (seed 001 Table I); "verdict_by" and
+  "max_point_speed" of a static solution; "load_factor_report"; "construction"; and of a dynamic
+  run "energy", "events", "cancelled", "stopped_at", "steps", "time_step", "solver_steps",
+  "network_history" (the contact counts per output frame after t = 0, seed 001 figs. 25-27) and
+  "strain" (engine.post.strain; null unless the block centroids lie in a plane).
 - a static or load factor result's "solver" says "warm_start": whether its static solve started
-  from given impulses (engine.analysis.static.WarmStart, as engine.analysis.cache gives them).
+  from given impulses (engine.analysis.static.WarmStart).
+- results are strict JSON: a non-finite number in the stresses, the joints' readings or the
+  reports is written null (and read back as nan).
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from extrados.engine.analysis.dynamic import step_contact_states
-from extrados.engine.analysis.static import STATIC_STEP
-from extrados.engine.post.interfaces import interface_resultants
-from extrados.engine.post.joints import joint_admissibility, support_reactions
-from extrados.engine.post.networks import contact_network, contact_states
-from extrados.engine.post.strain import DILATION_THRESHOLD, SHEAR_THRESHOLD, cumulated_strain, strain_cells
-from extrados.engine.post.stress import (
-    block_stress, point_loads, principal_stresses, step_rotation, stress_asymmetry, stress_invariants,
-    stress_summary,
-)
-from extrados.engine.post.thrust import thrust_line_documents
+from extrados.engine.errors import ModelError
+from extrados.engine.io.compas_data import DocumentData
 
 FORMAT = "extrados.result/1"
+#: The document fields that `Result` types; every other field is a report of `Result.extra`.
+TYPED_FIELDS = ("format", "analysis", "stable", "load_factor", "solver", "blocks", "contacts", "interfaces",
+                "reactions", "network", "thrust_lines", "frames", "histories")
 
 
-@dataclass
-class Result:
-    """An analysis result; `to_dict` gives the contract document."""
+# --- the arrays ------------------------------------------------------------------------------
 
-    analysis: str
+@dataclass(frozen=True)
+class BlockResults:
+    """Per block, in model order: where it ends and its average stress (engine.post.stress)."""
+
+    ids: tuple                        # (n_blocks,) str
+    support: np.ndarray               # (n_blocks,) bool
+    position: np.ndarray              # (n_blocks, 3) float64, m, centres of mass
+    orientation: np.ndarray           # (n_blocks, 4) float64, unit quaternions [w, x, y, z]
+    velocity: np.ndarray              # (n_blocks, 6) float64, [m/s, rad/s], world
+    stress: np.ndarray                # (n_blocks, 3, 3) float64, Pa, tension positive (seed 001 eq. 24, 35, 55)
+    principal_values: np.ndarray      # (n_blocks, 3) float64, Pa, ascending
+    principal_directions: np.ndarray  # (n_blocks, 3, 3) float64, row k the unit direction of value k
+    p: np.ndarray                     # (n_blocks,) float64, Pa, -tr / 3
+    q: np.ndarray                     # (n_blocks,) float64, Pa, sqrt(3/2 s : s)
+    asymmetry: np.ndarray             # (n_blocks,) float64, seed 001 eq. 57
+
+
+@dataclass(frozen=True)
+class ContactResults:
+    """Per contact point, pairs contiguous (each joint's points its polygon, in order)."""
+
+    body_a: np.ndarray  # (n_c,) int64
+    body_b: np.ndarray  # (n_c,) int64, the block the force acts on
+    point: np.ndarray   # (n_c, 3) float64, m
+    normal: np.ndarray  # (n_c, 3) float64, unit, into body_b
+    force: np.ndarray   # (n_c, 3) float64, N, world-frame force on body_b from body_a
+    gap: np.ndarray     # (n_c,) float64, m
+    state: np.ndarray   # (n_c,) str, 'stick', 'slip' or 'open' (engine.post.networks)
+
+
+@dataclass(frozen=True)
+class ContactNetwork:
+    """Strong and weak networks of the closed contacts and the number of contacts in each state."""
+
+    strong: np.ndarray        # (n_c,) bool, closed, normal force above the mean
+    weak: np.ndarray          # (n_c,) bool, closed, normal force at or below the mean
+    mean_normal_force: float  # N, over the closed contacts; 0 when none is closed
+    counts: dict              # {"stick", "slip", "open", "closed", "strong", "weak"}: int
+
+
+@dataclass(frozen=True)
+class Interfaces:
+    """Resultants per joint, structure of arrays over n_pairs joints (engine.post.interfaces)."""
+
+    body_first: np.ndarray    # (n_pairs,) int64, the block the force acts on
+    body_second: np.ndarray   # (n_pairs,) int64
+    normal: np.ndarray        # (n_pairs, 3) float64, unit, pointing into the first block
+    force: np.ndarray         # (n_pairs, 3) float64, N, applied by the second block on the first
+    moment: np.ndarray        # (n_pairs, 3) float64, N m, about the centre
+    centre: np.ndarray        # (n_pairs, 3) float64, m, centre of pressure
+    normal_force: np.ndarray  # (n_pairs,) float64, N (compression positive)
+    shear_force: np.ndarray   # (n_pairs,) float64, N
+    polygon_start: np.ndarray  # (n_pairs + 1,) int64 offsets into the contact points (polygon corners)
+
+
+@dataclass(frozen=True)
+class JointAdmissibility:
+    """Where each joint carries its resultant, structure of arrays over n_pairs joints (engine.post.joints)."""
+
+    closed: np.ndarray               # (n_pairs,) bool, the joint carries compression
+    centroid: np.ndarray             # (n_pairs, 3) float64, m, centroid of the joint polygon
+    eccentricity_vector: np.ndarray  # (n_pairs, 3) float64, m, centre of pressure - centroid, in the joint plane
+    eccentricity: np.ndarray         # (n_pairs,) float64, m
+    in_polygon: np.ndarray           # (n_pairs,) bool, centre of pressure inside the joint polygon
+    in_kernel: np.ndarray            # (n_pairs,) bool, centre of pressure inside the central kernel
+    shear_utilisation: np.ndarray    # (n_pairs,) float64, |V| / (mu N); inf where mu N <= 0
+    kernel: np.ndarray               # (n_kernel, 3) float64, m, world corners of the kernels, counter-clockwise
+    kernel_start: np.ndarray         # (n_pairs + 1,) int64, offsets of each joint's kernel corners
+
+
+@dataclass(frozen=True)
+class SupportReactions:
+    """What the supports apply to the structure, one row per support block that touches it."""
+
+    block: np.ndarray   # (n_reactions,) int64, the support block
+    force: np.ndarray   # (n_reactions, 3) float64, N, applied by the support on the blocks it carries
+    moment: np.ndarray  # (n_reactions, 3) float64, N m, of that force about `point`
+    point: np.ndarray   # (n_reactions, 3) float64, m, the support's centre of mass
+
+
+@dataclass(frozen=True)
+class BondResults:
+    """The mortar bonds of contacts and joints (engine.contact.bonds): '' and nan where none is bonded."""
+
+    contact_state: np.ndarray   # (n_c,) str, 'intact', 'damaged', 'broken' or ''
+    contact_damage: np.ndarray  # (n_c,) float64, D = 1 - d
+    joint_state: np.ndarray     # (n_pairs,) str, its contacts' state, 'damaged' where they differ
+    joint_damage: np.ndarray    # (n_pairs,) float64, mean over its bonded contacts
+
+
+@dataclass(frozen=True)
+class Frames:
+    """The output frames of a dynamic run."""
+
+    t: np.ndarray            # (n_frames,) float64, s
+    position: np.ndarray     # (n_frames, n_blocks, 3) float64, m
+    orientation: np.ndarray  # (n_frames, n_blocks, 4) float64, [w, x, y, z]
+    velocity: np.ndarray     # (n_frames, n_blocks, 6) float64, [m/s, rad/s]; nan for supports read from a document
+
+
+@dataclass(eq=False)
+class Result(DocumentData):
+    """An analysis result: typed arrays until `to_dict` writes the document (module docstring)."""
+
+    analysis: str                     # "static", "load_factor", "dynamic" or "construction"
     stable: bool
-    solver: dict
-    blocks: list
-    contacts: list
-    interfaces: list
+    solver: dict                      # the last CCP solve: name, iterations, residual, converged, seconds
+    blocks: BlockResults
+    contacts: ContactResults
+    network: ContactNetwork
+    interfaces: Interfaces
+    joints: JointAdmissibility
+    reactions: SupportReactions
+    bonds: BondResults = None         # None without mortar joints
     load_factor: float = None
-    reactions: list = field(default_factory=list)
-    network: dict = field(default_factory=dict)
-    thrust_lines: list = field(default_factory=list)
-    frames: list = field(default_factory=list)
-    histories: dict = field(default_factory=dict)
-    extra: dict = field(default_factory=dict)
+    thrust_lines: list = field(default_factory=list)  # "thrust_lines" entries (engine.post.thrust, .conventional)
+    frames: Frames = None             # None but for a dynamic result
+    extra: dict = field(default_factory=dict)  # the analysis's reports, JSON-ready
 
     def to_dict(self):
+        """The result document (JSON-ready: lists, strings, numbers, null)."""
+        ids = self.blocks.ids
         doc = {"format": FORMAT, "analysis": self.analysis, "stable": self.stable, "load_factor": self.load_factor,
-               "solver": self.solver, "blocks": self.blocks, "contacts": self.contacts,
-               "interfaces": self.interfaces, "reactions": self.reactions, "network": self.network,
-               "thrust_lines": self.thrust_lines, "frames": self.frames,
-               "histories": self.histories}
+               "solver": self.solver, "blocks": block_rows(self.blocks),
+               "contacts": contact_rows(ids, self.contacts, self.network, self.bonds),
+               "interfaces": interface_rows(ids, self.interfaces, self.contacts.point, self.joints, self.bonds),
+               "reactions": reaction_rows(ids, self.reactions),
+               "network": dict(self.network.counts, mean_normal_force=self.network.mean_normal_force),
+               "thrust_lines": self.thrust_lines, "frames": frame_rows(self.frames),
+               "histories": history_rows(self.blocks, self.frames)}
         doc.update(self.extra)
         return doc
 
+    @classmethod
+    def from_dict(cls, doc):
+        """The Result of a result document (one that satisfies `result_schema`).
 
-def _rounded(array):
-    return np.asarray(array, float).tolist()
+        Raises
+        ------
+        ModelError
+            At ``format`` when the document is not of format extrados.result/1.
+        """
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ModelError(f"a result document has format {FORMAT!r}", path="format")
+        blocks = read_blocks(doc["blocks"])
+        index = {block_id: i for i, block_id in enumerate(blocks.ids)}
+        contacts = read_contacts(doc["contacts"], index)
+        interfaces, joints = read_interfaces(doc["interfaces"], index)
+        return cls(doc["analysis"], doc["stable"], doc["solver"], blocks, contacts,
+                   read_network(doc["contacts"], doc["network"]), interfaces, joints,
+                   read_reactions(doc["reactions"], index), read_bonds(doc["contacts"], doc["interfaces"]),
+                   doc["load_factor"], doc["thrust_lines"], read_frames(doc["frames"], doc["histories"], blocks),
+                   {key: value for key, value in doc.items() if key not in TYPED_FIELDS})
 
 
-def _solver_document(report):
-    return {"name": report.name, "iterations": int(report.iterations), "residual": float(report.residual),
-            "converged": bool(report.converged), "seconds": float(report.seconds)}
+# --- strict JSON numbers ---------------------------------------------------------------------------
 
-
-def _json_safe(value):
+def json_safe(value):
     """The value with every non-finite float (nested in lists and dicts) replaced by None."""
     if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
+        return {key: json_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_json_safe(item) for item in value]
+        return [json_safe(item) for item in value]
     if isinstance(value, float) and not np.isfinite(value):
         return None
     return value
 
 
-def _finite_or_null(array):
-    """The array as nested lists, every non-finite float written None (a vectorised ``_json_safe``)."""
+def finite_or_null(array):
+    """The array as nested lists, every non-finite float written None (a vectorised `json_safe`)."""
     if np.isfinite(array).all():
         return array.tolist()
-    return _json_safe(array.tolist())
+    return json_safe(array.tolist())
 
 
-def _block_documents(mech, position, orientation, velocity, stress):
-    ids = mech.block_ids
-    values, directions = principal_stresses(stress)
-    p, q = stress_invariants(stress)
-    asymmetry = stress_asymmetry(stress)
-    rows = zip(ids, np.asarray(position, float).tolist(), np.asarray(orientation, float).tolist(),
-               velocity[:, :3].tolist(), velocity[:, 3:].tolist(), stress.tolist(), mech.is_support.tolist(),
-               _finite_or_null(values), _finite_or_null(directions), _finite_or_null(p), _finite_or_null(q),
-               _finite_or_null(asymmetry))
-    return [{"id": i, "position": x, "orientation": o, "velocity": v, "angular_velocity": w, "stress": t,
-             "support": bool(support), "principal_stress": {"values": value, "directions": direction},
-             "p": pressure, "q": deviator, "stress_asymmetry": skew}
-            for i, x, o, v, w, t, support, value, direction, pressure, deviator, skew in rows]
-
-
-def _contact_documents(ids, contacts, frame, force, states, network):
-    membership = np.where(network.strong, "strong", np.where(network.weak, "weak", ""))
-    rows = zip(contacts.body_a.tolist(), contacts.body_b.tolist(), np.asarray(contacts.point, float).tolist(),
-               frame[:, 0].tolist(), np.asarray(force, float).tolist(), np.asarray(contacts.gap, float).tolist(),
-               np.asarray(states).tolist(), membership.tolist())
-    return [{"blocks": [ids[b], ids[a]], "point": p, "normal": n, "force": f, "gap": g, "state": str(s),
-             "network": m or None}
-            for a, b, p, n, f, g, s, m in rows]
-
-
-def _when_closed(closed, values):
+def when_closed(closed, values):
     """(n,) or (n, d) values as lists, None where the joint is not closed or a value is not finite (null)."""
     finite = np.isfinite(values)
     keep = closed & (finite if finite.ndim == 1 else finite.all(axis=1))
     return [value if kept else None for value, kept in zip(values.tolist(), keep.tolist())]
 
 
-def _interface_documents(ids, contacts, joints, admissible):
-    closed = np.asarray(admissible.closed, bool)
-    starts, kernel_starts = joints.polygon_start.tolist(), admissible.kernel_start.tolist()
-    points, kernel = np.asarray(contacts.point, float).tolist(), admissible.kernel.tolist()
-    rows = zip(joints.body_first.tolist(), joints.body_second.tolist(), joints.normal.tolist(), joints.force.tolist(),
-               joints.moment.tolist(), joints.centre.tolist(), joints.normal_force.tolist(),
-               joints.shear_force.tolist(), closed.tolist(), admissible.centroid.tolist(),
-               _when_closed(closed, admissible.eccentricity_vector), _when_closed(closed, admissible.eccentricity),
-               _when_closed(closed, admissible.in_polygon), _when_closed(closed, admissible.in_kernel),
-               _when_closed(closed, admissible.shear_utilisation))
-    return [{"blocks": [ids[first], ids[second]], "normal": normal, "force": force, "moment": moment,
-             "centre": centre, "normal_force": normal_force, "shear_force": shear_force,
-             "polygon": points[starts[k]:starts[k + 1]], "closed": is_closed, "centroid": centroid,
-             "eccentricity_vector": eccentricity_vector, "eccentricity": eccentricity, "in_polygon": in_polygon,
-             "in_kernel": in_kernel, "shear_utilisation": utilisation,
-             "kernel": kernel[kernel_starts[k]:kernel_starts[k + 1]]}
-            for k, (first, second, normal, force, moment, centre, normal_force, shear_force, is_closed, centroid,
-                    eccentricity_vector, eccentricity, in_polygon, in_kernel, utilisation) in enumerate(rows)]
+def numbers(values, shape):
+    """float64 array of nested lists of numbers, reshaped to ``shape``; null reads nan."""
+    return np.array(values, float).reshape(shape)
 
 
-def _reaction_documents(ids, reactions):
+def offsets(lengths):
+    """(n + 1,) int64 offsets of n consecutive runs of the given lengths."""
+    return np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).astype(np.int64)
+
+
+# --- writing the document --------------------------------------------------------------------------
+
+def block_rows(blocks):
+    """The document's "blocks"."""
+    rows = zip(blocks.ids, blocks.position.tolist(), blocks.orientation.tolist(), blocks.velocity[:, :3].tolist(),
+               blocks.velocity[:, 3:].tolist(), blocks.stress.tolist(), blocks.support.tolist(),
+               finite_or_null(blocks.principal_values), finite_or_null(blocks.principal_directions),
+               finite_or_null(blocks.p), finite_or_null(blocks.q), finite_or_null(blocks.asymmetry))
+    return [{"id": i, "position": x, "orientation": o, "velocity": v, "angular_velocity": w, "stress": t,
+             "support": bool(support), "principal_stress": {"values": value, "directions": direction},
+             "p": pressure, "q": deviator, "stress_asymmetry": skew}
+            for i, x, o, v, w, t, support, value, direction, pressure, deviator, skew in rows]
+
+
+def contact_rows(ids, contacts, network, bonds):
+    """The document's "contacts"; bonded ones also say "bond" and "damage"."""
+    membership = np.where(network.strong, "strong", np.where(network.weak, "weak", ""))
+    rows = zip(contacts.body_a.tolist(), contacts.body_b.tolist(), contacts.point.tolist(), contacts.normal.tolist(),
+               contacts.force.tolist(), contacts.gap.tolist(), contacts.state.tolist(), membership.tolist())
+    documents = [{"blocks": [ids[b], ids[a]], "point": p, "normal": n, "force": f, "gap": g, "state": str(s),
+                  "network": m or None}
+                 for a, b, p, n, f, g, s, m in rows]
+    if bonds is not None:
+        add_bonds(documents, bonds.contact_state, bonds.contact_damage)
+    return documents
+
+
+def interface_rows(ids, interfaces, points, joints, bonds):
+    """The document's "interfaces": resultants, polygons (``points``, (n_c, 3) m) and their readings."""
+    closed = np.asarray(joints.closed, bool)
+    starts, kernel_starts = interfaces.polygon_start.tolist(), joints.kernel_start.tolist()
+    points, kernel = points.tolist(), joints.kernel.tolist()
+    rows = zip(interfaces.body_first.tolist(), interfaces.body_second.tolist(), interfaces.normal.tolist(),
+               interfaces.force.tolist(), interfaces.moment.tolist(), interfaces.centre.tolist(),
+               interfaces.normal_force.tolist(), interfaces.shear_force.tolist(), closed.tolist(),
+               joints.centroid.tolist(), when_closed(closed, joints.eccentricity_vector),
+               when_closed(closed, joints.eccentricity), when_closed(closed, joints.in_polygon),
+               when_closed(closed, joints.in_kernel), when_closed(closed, joints.shear_utilisation))
+    documents = [{"blocks": [ids[first], ids[second]], "normal": normal, "force": force, "moment": moment,
+                  "centre": centre, "normal_force": normal_force, "shear_force": shear_force,
+                  "polygon": points[starts[k]:starts[k + 1]], "closed": is_closed, "centroid": centroid,
+                  "eccentricity_vector": eccentricity_vector, "eccentricity": eccentricity, "in_polygon": in_polygon,
+                  "in_kernel": in_kernel, "shear_utilisation": utilisation,
+                  "kernel": kernel[kernel_starts[k]:kernel_starts[k + 1]]}
+                 for k, (first, second, normal, force, moment, centre, normal_force, shear_force, is_closed, centroid,
+                         eccentricity_vector, eccentricity, in_polygon, in_kernel, utilisation) in enumerate(rows)]
+    if bonds is not None:
+        add_bonds(documents, bonds.joint_state, bonds.joint_damage)
+    return documents
+
+
+def add_bonds(documents, states, damage):
+    """Add "bond" and "damage" to the documents whose state is not ''."""
+    for document, state, value in zip(documents, states.tolist(), damage.tolist()):
+        if state:
+            document["bond"], document["damage"] = state, value
+
+
+def reaction_rows(ids, reactions):
+    """The document's "reactions"."""
     return [{"block": ids[b], "force": f, "moment": m, "point": p}
             for b, f, m, p in zip(reactions.block.tolist(), reactions.force.tolist(), reactions.moment.tolist(),
                                   reactions.point.tolist())]
 
 
-def bond_fields(model, outcome, static_step=None):
-    """Per contact, its bond state ('intact', 'damaged', 'broken'; '' when it has no bond) and damage (D = 1 - d,
-    nan without a bond) for a model with mortar joints (engine.contact.bonds); None without them.
+def frame_rows(frames):
+    """The document's "frames": [] without frames."""
+    if frames is None:
+        return []
+    return [{"t": t, "positions": x, "orientations": o}
+            for t, x, o in zip(frames.t.tolist(), frames.position.tolist(), frames.orientation.tolist())]
 
-    A static solution (``static_step``: its pseudo time step, s) is judged by its forces
-    (`Bonds.static_states`): its bonds have no history, so their damage is 0.
-    """
-    bonds = outcome.bonds
-    if bonds is None or not bonds.mortar.any():
+
+def history_rows(blocks, frames):
+    """The document's "histories": {} without frames, else t and per movable block its position and velocity."""
+    if frames is None:
+        return {}
+    return {"t": frames.t.tolist(), "blocks": {
+        blocks.ids[i]: {"position": frames.position[:, i].tolist(), "velocity": frames.velocity[:, i].tolist()}
+        for i in np.flatnonzero(~blocks.support).tolist()}}
+
+
+# --- reading it back ---------------------------------------------------------------------------------
+
+def column(rows, key, *shape):
+    """(n, *shape) float64 of one numeric field of n rows; null reads nan (a null vector, a row of nan)."""
+    width = int(np.prod(shape))
+    return numbers([[np.nan] * width if shape and row[key] is None else row[key] for row in rows], (-1, *shape))
+
+
+def flags(rows, key):
+    """(n,) bool of one field of n rows; null reads False."""
+    return np.array([bool(row[key]) for row in rows], bool).reshape(-1)
+
+
+def texts(values):
+    """(n,) str of n strings."""
+    return np.array(values, str).reshape(-1)
+
+
+def read_blocks(rows):
+    principal = [row["principal_stress"] for row in rows]
+    return BlockResults(
+        tuple(row["id"] for row in rows), flags(rows, "support"), column(rows, "position", 3),
+        column(rows, "orientation", 4), np.hstack([column(rows, "velocity", 3), column(rows, "angular_velocity", 3)]),
+        column(rows, "stress", 3, 3), column(principal, "values", 3), column(principal, "directions", 3, 3),
+        column(rows, "p"), column(rows, "q"), column(rows, "stress_asymmetry"))
+
+
+def block_pairs(rows, index):
+    """(n, 2) int64 block indices of the rows' "blocks"."""
+    return np.array([[index[first], index[second]] for first, second in (row["blocks"] for row in rows)],
+                    np.int64).reshape(-1, 2)
+
+
+def read_contacts(rows, index):
+    pairs = block_pairs(rows, index)
+    return ContactResults(pairs[:, 1], pairs[:, 0], column(rows, "point", 3), column(rows, "normal", 3),
+                          column(rows, "force", 3), column(rows, "gap"), texts([row["state"] for row in rows]))
+
+
+def read_network(rows, counts):
+    membership = texts([row["network"] or "" for row in rows])
+    return ContactNetwork(membership == "strong", membership == "weak", counts["mean_normal_force"],
+                          {key: value for key, value in counts.items() if key != "mean_normal_force"})
+
+
+def read_interfaces(rows, index):
+    pairs = block_pairs(rows, index)
+    interfaces = Interfaces(pairs[:, 0], pairs[:, 1], column(rows, "normal", 3), column(rows, "force", 3),
+                            column(rows, "moment", 3), column(rows, "centre", 3), column(rows, "normal_force"),
+                            column(rows, "shear_force"), offsets([len(row["polygon"]) for row in rows]))
+    joints = JointAdmissibility(
+        flags(rows, "closed"), column(rows, "centroid", 3), column(rows, "eccentricity_vector", 3),
+        column(rows, "eccentricity"), flags(rows, "in_polygon"), flags(rows, "in_kernel"),
+        column(rows, "shear_utilisation"), numbers([corner for row in rows for corner in row["kernel"]], (-1, 3)),
+        offsets([len(row["kernel"]) for row in rows]))
+    return interfaces, joints
+
+
+def read_reactions(rows, index):
+    return SupportReactions(np.array([index[row["block"]] for row in rows], np.int64), column(rows, "force", 3),
+                            column(rows, "moment", 3), column(rows, "point", 3))
+
+
+def read_bond_column(rows):
+    """(states, damage) of rows that may say "bond" and "damage"."""
+    return texts([row.get("bond", "") for row in rows]), numbers([row.get("damage", np.nan) for row in rows], -1)
+
+
+def read_bonds(contacts, interfaces):
+    """BondResults, or None when no contact or joint is bonded."""
+    if not any("bond" in row for row in contacts) and not any("bond" in row for row in interfaces):
         return None
-    if static_step is None:
-        return bonds.states(model), bonds.damage(model)
-    states = bonds.static_states(model, outcome.friction, outcome.impulse, static_step)
-    return states, np.where(states == "", np.nan, 0.0)
+    return BondResults(*read_bond_column(contacts), *read_bond_column(interfaces))
 
 
-def _add_bond_documents(documents, bonds, starts):
-    """Add "bond" and "damage" to the contact documents and, per joint, the bond state of its contacts
-    (intact, broken, or damaged when they differ or any is damaged) and their mean damage."""
-    states, damage = bonds
-    for document, state, value in zip(documents["contacts"], states.tolist(), damage.tolist()):
-        if state:
-            document["bond"], document["damage"] = state, value
-    for k, document in enumerate(documents["interfaces"]):
-        mine = [x for x in states[starts[k]:starts[k + 1]].tolist() if x]
-        if mine:
-            document["bond"] = mine[0] if len(set(mine)) == 1 else "damaged"
-            document["damage"] = float(np.nanmean(damage[starts[k]:starts[k + 1]]))
-
-
-def _force_documents(mech, position, outcome, force, states, bonds=None):
-    """Contact, interface, reaction and network documents of one configuration.
-
-    Parameters
-    ----------
-    mech : Mechanics
-    position : (n_blocks, 3) float64, m, centres of mass
-    outcome : StepOutcome (contacts, frame, friction)
-    force : (n_c, 3) float64, N, world-frame force on body_b from body_a
-    states : (n_c,) str, `contact_states`
-    bonds : (states, damage) of `bond_fields`, or None
-
-    Returns
-    -------
-    dict with keys contacts, interfaces, reactions, network, thrust_lines (the effective thrust line
-    of engine.post.thrust, when a chain of blocks between two supports is found)
-    """
-    contacts, frame = outcome.contacts, outcome.frame
-    ids = mech.block_ids
-    joints = interface_resultants(contacts, frame, force)
-    network = contact_network(states, np.einsum("ni,ni->n", force, frame[:, 0]))
-    documents = {"contacts": _contact_documents(ids, contacts, frame, force, states, network),
-                 "interfaces": _interface_documents(ids, contacts, joints,
-                                                    joint_admissibility(joints, contacts.point, outcome.friction)),
-                 "reactions": _reaction_documents(ids, support_reactions(joints, mech.is_support, position)),
-                 "network": dict(network.counts, mean_normal_force=network.mean_normal_force),
-                 "thrust_lines": thrust_line_documents(mech, joints)}
-    if bonds is not None:
-        _add_bond_documents(documents, bonds, joints.polygon_start)
-    return documents
-
-
-def _strain_document(mech, t, position):
-    """The "strain" document of a dynamic result (engine.post.strain), None unless the movable
-    blocks' centroids span an in-plane wall.
-
-    Parameters
-    ----------
-    mech : Mechanics
-    t : (n_frames,) float64, s, frame times
-    position : (n_frames, n_blocks, 3) float64, m, centres of mass at the frames
-    """
-    cells = strain_cells(mech)
-    if cells is None:
+def read_frames(rows, histories, blocks):
+    """Frames of the document's "frames" and "histories"; None when there are none."""
+    if not rows:
         return None
-    history = cumulated_strain(cells, np.asarray(t, float), position)
-    ids = [mech.block_ids[i] for i in cells.blocks]
-    weight = cells.cell_area / cells.cell_area.sum()
-    return {"plane": {"origin": _rounded(cells.plane.origin), "axes": _rounded(cells.plane.axes),
-                      "normal": _rounded(cells.plane.normal)},
-            "blocks": ids, "triangles": [[ids[v] for v in triangle] for triangle in cells.triangles],
-            "thresholds": {"dilation": DILATION_THRESHOLD, "shear": SHEAR_THRESHOLD},
-            "dilation": _rounded(history.dilation[-1]), "shear": _rounded(history.shear[-1]),
-            "history": {"t": _rounded(history.t), "indicator": _rounded(history.indicator),
-                        "mean_dilation": _rounded(history.dilation @ weight),
-                        "mean_shear": _rounded(history.shear @ weight)}}
-
-
-def static_result(model, solution, analysis="static", load_factor=None, extra=None):
-    """Write a StaticSolution as a Result (DESIGN sec. 5)."""
-    mech = model.mechanics
-    outcome = solution.outcome
-    contacts = outcome.contacts
-    # a static analysis solves at live factor 1; a load factor result at its standing factor (0 when none stands)
-    live_factor = 1.0 if analysis == "static" else (load_factor or 0.0)
-    stress = block_stress(mech, mech.position0, contacts, solution.force, point_loads(model, live_factor))
-    orientation = np.tile([1.0, 0.0, 0.0, 0.0], (mech.n_blocks, 1))
-    blocks = _block_documents(mech, mech.position0, orientation, solution.velocity, stress)
-    # a static solution that stands has no sliding contact; one that does not stand is a mechanism
-    bonded = None if outcome.bonds is None else outcome.bonds.as_bonded().holding
-    states = contact_states(outcome.impulse, outcome.friction, np.full(len(contacts.gap), not solution.stable), bonded)
-    more = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed),
-            "stress_summary": _json_safe(stress_summary(mech, mech.position0, stress))}
-    more.update(extra or {})
-    solver = dict(_solver_document(outcome.solver), warm_start=solution.warm_started)
-    return Result(analysis, bool(solution.stable), solver, blocks, load_factor=load_factor, extra=more,
-                  **_force_documents(mech, mech.position0, outcome, solution.force, states,
-                                     bond_fields(model, outcome, STATIC_STEP)))
-
-
-def dynamic_result(model, run, request):
-    """Write the outcome of `run_dynamic` as a Result: final forces, frames, histories, energy, events."""
-    mech = model.mechanics
-    ids = mech.block_ids
-    state, outcome, start = run["state"], run["outcome"], run["last_step_start"]
-    h = request.time_step
-    force = np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / h
-    contacts = outcome.contacts
-    states = step_contact_states(outcome)
-    # eq. 55 over the last step, in the configuration its contacts were found in
-    stress = block_stress(mech, start.position, contacts, force, point_loads(model),
-                          step_rotation(start.orientation, start.velocity, outcome.velocity, h))
-    position = np.stack(run["histories"]["position"])  # (n_frames, n_blocks, 3) float64
-    velocity = np.stack(run["histories"]["velocity"])  # (n_frames, n_blocks, 6) float64
-    histories = {"t": run["histories"]["t"], "blocks": {
-        ids[i]: {"position": position[:, i].tolist(), "velocity": velocity[:, i].tolist()}
-        for i in range(mech.n_blocks) if not mech.is_support[i]}}
-    extra = {"energy": run["energy"], "events": run["events"], "cancelled": run["cancelled"],
-             "stopped_at": run["stopped_at"], "steps": run["steps"], "time_step": h,
-             "solver_steps": run["solver_steps"],
-             "stress_summary": _json_safe(stress_summary(mech, state.position, stress)),
-             "network_history": _json_safe(run["network_history"]),
-             "strain": _json_safe(_strain_document(mech, run["histories"]["t"], position))}
-    return Result("dynamic", not run["events"]["collapsed"], _solver_document(outcome.solver),
-                  _block_documents(mech, state.position, state.orientation, outcome.velocity, stress),
-                  frames=run["frames"], histories=histories, extra=extra,
-                  **_force_documents(mech, state.position, outcome, force, states, bond_fields(model, outcome)))
+    n_blocks = len(blocks.ids)
+    velocity = np.full((len(rows), n_blocks, 6), np.nan)
+    for i, block_id in enumerate(blocks.ids):
+        if block_id in histories["blocks"]:
+            velocity[:, i] = histories["blocks"][block_id]["velocity"]
+    return Frames(column(rows, "t"), numbers([row["positions"] for row in rows], (-1, n_blocks, 3)),
+                  numbers([row["orientations"] for row in rows], (-1, n_blocks, 4)), velocity)

@@ -119,10 +119,9 @@ def ground_displacement(t, direction, peak_acceleration):
 
 def keystone_history(result, keystone):
     """Times (n,) s and the key stone's displacement from its initial position (n, 3), m."""
-    histories = result.histories
-    t = np.asarray(histories["t"])
-    position = np.asarray(histories["blocks"][keystone]["position"])
-    return t, position - position[0]
+    frames = result.frames
+    position = frames.position[:, result.blocks.ids.index(keystone)]
+    return frames.t, position - position[0]
 
 
 def first_time(t, condition):
@@ -198,7 +197,7 @@ def posed_vertices(model, frame):
 
 def snapshot_frames(result):
     """SNAPSHOTS frames evenly spread over the run."""
-    frames = result.frames
+    frames = result.to_dict()["frames"]
     picks = np.unique(np.linspace(0, len(frames) - 1, SNAPSHOTS).round().astype(int))
     return [frames[k] for k in picks]
 
@@ -356,8 +355,8 @@ def equivalent_rocking_body(model):
 def wall_rotation(model, result):
     """(n,) times and the median rotation (rad) of the movable blocks about x, + leaning toward +y."""
     movable = ~model.mechanics.is_support
-    t = np.array([frame["t"] for frame in result.frames])
-    q = np.array([np.asarray(frame["orientations"])[movable] for frame in result.frames])   # (n, m, 4)
+    t = result.frames.t
+    q = result.frames.orientation[:, movable]   # (n, m, 4)
     about_x = 2.0 * np.arctan2(q[:, :, 1], q[:, :, 0])     # turning +z toward -y is positive about x
     return t, -np.median(about_x, axis=1)
 

@@ -43,8 +43,8 @@ def _parser():
     return parser
 
 
-def _summary(result):
-    doc = result.to_dict()
+def _summary(doc):
+    """A few lines about a result document, for the terminal."""
     solver = doc["solver"]
     verdict = f" (decided by {doc['verdict_by']})" if "verdict_by" in doc else ""
     lines = [f"analysis: {doc['analysis']}   stable: {'yes' if doc['stable'] else 'NO'}{verdict}",
@@ -158,15 +158,16 @@ def _run_analyze(args):
     finally:
         if bar is not None:
             bar.close()
-    text = json.dumps(result.to_dict())
+    doc = result.to_dict()
+    text = json.dumps(doc)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:
             handle.write(text)
-        print(_summary(result))
+        print(_summary(doc))
         print(f"result written to {args.out}")
     else:
         print(text)
-        print(_summary(result), file=sys.stderr)
+        print(_summary(doc), file=sys.stderr)
     if args.png:
         from extrados.engine.post.plot import plot_result
 

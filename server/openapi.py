@@ -1,13 +1,14 @@
 """The OpenAPI 3.1 document of the service, built from the engine's own JSON schemas.
 
 The model document schema (engine/io/model_schema.json) and the analysis request schema
-(engine/io/analysis_schema.json) are the ones that validate requests; here their ``$defs`` are
-lifted into ``components/schemas`` (``Model_…``, ``Analysis_…``) with their references rewritten,
-so one source describes and checks every request.
+(engine/io/analysis_schema.json) are the ones that validate requests, the result document schema
+(engine/io/result_schema.json) the one the engine's results satisfy; here their ``$defs`` are
+lifted into ``components/schemas`` (``Model_…``, ``Analysis_…``, ``Result_…``) with their
+references rewritten, so one source describes and checks every request and every result.
 """
 
 import extrados
-from extrados.engine.io.schema import analysis_schema, model_schema
+from extrados.engine.io.schema import analysis_schema, model_schema, result_schema
 from extrados.engine.generators import GENERATORS
 
 
@@ -51,16 +52,6 @@ JOB = {
         "finished": {"type": ["string", "null"]}, "seconds": {"type": "number"},
         "url": {"type": "string"}, "result_url": {"type": ["string", "null"]}, "expired": {"type": "boolean"},
         "cancel_requested": {"type": "boolean"}, "error": {"type": "object"}}}
-
-RESULT = {
-    "type": "object", "description": "The result document of DESIGN sec. 5 (format extrados.result/1).",
-    "required": ["format", "analysis", "stable", "solver", "blocks", "contacts", "interfaces"],
-    "properties": {
-        "format": {"const": "extrados.result/1"}, "analysis": {"type": "string"}, "stable": {"type": "boolean"},
-        "load_factor": {"type": ["number", "null"]},
-        "solver": {"type": "object", "required": ["converged", "residual", "iterations"]},
-        "blocks": {"type": "array"}, "contacts": {"type": "array"}, "interfaces": {"type": "array"},
-        "thrust_lines": {"type": "array"}, "frames": {"type": "array"}, "histories": {"type": "object"}}}
 
 GENERATOR = {
     "type": "object", "required": ["name", "help", "parameters"],
@@ -137,10 +128,11 @@ def openapi_document(token_required=False):
     the bearer token."""
     model_root, model_defs = lifted(model_schema(), "Model")
     analysis_root, analysis_defs = lifted(analysis_schema(), "Analysis")
+    result_root, result_defs = lifted(result_schema(), "Result")
     schemas = {"Model": model_root, **model_defs, "Analysis": analysis_root, **analysis_defs,
                "AnalysisRequest": {"type": "object", "additionalProperties": False, "required": ["model"],
                                    "properties": {"model": ref("Model"), "analysis": ref("Analysis")}},
-               "Result": RESULT, "Job": JOB, "Error": ERROR, "Generator": GENERATOR}
+               "Result": result_root, **result_defs, "Job": JOB, "Error": ERROR, "Generator": GENERATOR}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Extrados", "version": extrados.__version__,

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from extrados import Model, analyze
-from extrados.engine.analysis.dynamic import step_contact_states
 from extrados.engine.contact.bonds import SLIP
 from extrados.engine.contact.cohesive import BilinearMode, CohesiveLaw
 from extrados.engine.contact.history import contact_keys
 from extrados.engine.errors import ModelError
 from extrados.engine.generators import box
 from extrados.engine.pipeline import SolverSettings, StepSettings, step
+from extrados.engine.post.networks import step_contact_states
 from extrados.engine.state import State
 
 #: Seed 004 Table 1 (mode I) and Table 2 (mode II), friction 0.7 (sec. 4.2.2).

@@ -269,7 +269,7 @@ def test_rocking_block_stress_is_symmetric_with_eq55_not_with_eq35():
     model = Model.from_dict(doc)
     h = 1e-3
     run = run_dynamic(model, DynamicRequest.from_dict({"duration": 0.15, "time_step": h}, model))
-    start, outcome = run["last_step_start"], run["outcome"]
+    start, outcome = run.last_step_start, run.outcome
     force = np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / h
     mech = model.mechanics
     assert abs(outcome.velocity[0, 4]) > 0.1    # rocking, rad/s

@@ -29,18 +29,18 @@ Unbuilt blocks do not exist for the pipeline: no contacts, no motion (engine.sta
 A new course is drawn where the model puts it, so it lands on the settled course below from the
 height of that settlement (micrometres).
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from extrados.engine.analysis.dynamic import SolverTally
 from extrados.engine.analysis.request import AnalysisRequest
-from extrados.engine.analysis.static import StaticSolution, contact_forces, point_speed
+from extrados.engine.analysis.static import STATIC_STEP, StaticSolution, contact_forces, point_speed
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, step
+from extrados.engine.post.results import static_result
 from extrados.engine.post.stress import block_stress, course_layers, point_loads
-from extrados.engine.result import static_result
 from extrados.engine.state import State
 
 
@@ -134,6 +134,17 @@ class StageReport:
                 "first_step_iterations": self.first_step_iterations,
                 "support_reaction": np.asarray(self.support_reaction, float).tolist(),
                 "solver_steps": self.solver.to_dict()}
+
+
+@dataclass(frozen=True)
+class ConstructionRun:
+    """What `run_construction` hands on to `construction_result`."""
+
+    state: State        # at the end, every block built
+    outcome: object     # StepOutcome of the last step
+    stages: list        # StageReport per stage; the support motion's, when there is one, last
+    motion: bool        # the model has a support motion, run after the last stage
+    cancelled: bool
 
 
 def support_reaction(mechanics, outcome, h):
@@ -233,8 +244,7 @@ def run_construction(model, request, progress=None, cancel=None):
 
     Returns
     -------
-    dict with keys state (the final State), outcome (StepOutcome of the last step), stages (list of
-    StageReport; the support motion's, when there is one, last), motion (bool), cancelled (bool)
+    ConstructionRun
     """
     mech = model.mechanics
     motion = construction_motion(model)
@@ -250,15 +260,16 @@ def run_construction(model, request, progress=None, cancel=None):
         if report.cancelled:
             cancelled = True
             break
-    return {"state": state, "outcome": outcome, "stages": reports, "motion": motion is not None,
-            "cancelled": cancelled}
+    return ConstructionRun(state, outcome, reports, motion is not None, cancelled)
 
 
 def construction_result(model, run, request):
     """Write a construction run as a Result: the final forces as a static result does, plus "construction".
 
     The blocks carry the final positions, orientations and stresses (seed 001 eq. 35 with the
-    model's point loads, at the final configuration). ``stable`` is true when every stage met the kinematic criterion.
+    model's point loads, at the final configuration); their principal stresses, p, q and asymmetry
+    and the stress_summary are `static_result`'s (drawn configuration, live loads at factor 0).
+    ``stable`` is true when every stage met the kinematic criterion.
     "construction" holds the request's time_step, kinematic_stop, max_stage_duration, whether the
     run was cancelled, and per stage: the ids it built, start (s), steps, duration (s), max_speed
     (m/s) after its last step, converged, first_step_iterations, support_reaction (N, force of the
@@ -266,21 +277,18 @@ def construction_result(model, run, request):
     with "support_motion": true and no blocks.
     """
     mech = model.mechanics
-    state, outcome = run["state"], run["outcome"]
+    state, outcome = run.state, run.outcome
     h = request.time_step
     force = contact_forces(outcome, h)
-    stable = all(r.converged for r in run["stages"]) and not run["cancelled"]
+    stable = all(r.converged for r in run.stages) and not run.cancelled
     solution = StaticSolution(stable, outcome, force, outcome.velocity,
                               float(point_speed(mech, outcome.velocity).max()), "kinematic criterion")
-    stages = [r.to_dict(mech) for r in run["stages"]]
+    stages = [r.to_dict(mech) for r in run.stages]
     for k, stage in enumerate(stages):
-        stage["support_motion"] = run["motion"] and k == len(request.stages)
+        stage["support_motion"] = run.motion and k == len(request.stages)
     document = {"time_step": h, "kinematic_stop": request.kinematic_stop,
-                "max_stage_duration": request.max_stage_duration, "cancelled": run["cancelled"], "stages": stages}
-    result = static_result(model, solution, analysis="construction", extra={"construction": document})
+                "max_stage_duration": request.max_stage_duration, "cancelled": run.cancelled, "stages": stages}
+    result = static_result(model, solution, STATIC_STEP, analysis="construction", extra={"construction": document})
     stress = block_stress(mech, state.position, outcome.contacts, force, point_loads(model))
-    for i, block in enumerate(result.blocks):
-        block["position"] = state.position[i].tolist()
-        block["orientation"] = state.orientation[i].tolist()
-        block["stress"] = stress[i].tolist()
+    result.blocks = replace(result.blocks, position=state.position, orientation=state.orientation, stress=stress)
     return result

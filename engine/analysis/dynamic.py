@@ -17,9 +17,9 @@ from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, detect, step
 from extrados.engine.post.energy import EnergyAccount, kinetic_energy, load_power, support_power
-from extrados.engine.post.networks import contact_network, contact_states
+from extrados.engine.post.networks import contact_network, step_contact_states
+from extrados.engine.result import Frames
 from extrados.engine.state import State
-from extrados.engine.tolerance import TOL
 
 #: Default collapse threshold as a fraction of the median block size (diagonal).
 COLLAPSE_FRACTION = 0.25
@@ -85,22 +85,29 @@ class SolverTally:
 
 
 @dataclass(frozen=True)
+class DynamicRun:
+    """What `run_dynamic` hands on to its result (engine.post.results.dynamic_result)."""
+
+    state: State                # at the end of the run
+    outcome: object             # StepOutcome of the last step
+    last_step_start: object     # StepStart of the last step (the stress of seed 001 eq. 55)
+    frames: Frames              # the output frames, t = 0 first
+    energy: list                # per frame, EnergyAccount.record: t, kinetic, potential, supports, dissipated, total
+    events: dict                # EventWatch.to_dict: first sliding, first uplift, collapse
+    cancelled: bool
+    stopped_at: float           # s, where a cancel or the kinematic stop ended the run; None: it ran to the end
+    steps: int                  # steps taken
+    solver_steps: dict          # SolverTally.to_dict
+    network_history: dict       # "t" and, per key of `network_counts`, its value at each frame after t = 0
+
+
+@dataclass(frozen=True)
 class StepStart:
     """Where a step started: the configuration its contacts were found in and its start velocity."""
 
     position: np.ndarray     # (n_blocks, 3) float64, m
     orientation: np.ndarray  # (n_blocks, 4) float64, [w, x, y, z]
     velocity: np.ndarray     # (n_blocks, 6) float64, [m/s, rad/s], world
-
-
-def step_contact_states(outcome):
-    """(n_c,) 'stick', 'slip' or 'open' of a step's contacts: sliding where the tangential
-    relative velocity at the end of the step exceeds TOL.event_speed; a contact whose mortar bond
-    holds is closed."""
-    sliding = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
-    bonds = outcome.bonds
-    bonded = None if bonds is None else bonds.cylinder & bonds.holding
-    return contact_states(outcome.impulse, outcome.friction, sliding, bonded)
 
 
 def network_counts(outcome, h):
@@ -113,10 +120,6 @@ def network_counts(outcome, h):
     """
     network = contact_network(step_contact_states(outcome), outcome.impulse[:, 0] / h)
     return dict(network.counts, mean_normal_force=network.mean_normal_force)
-
-
-def _frame(state, t):
-    return {"t": t, "positions": state.position.tolist(), "orientations": state.orientation.tolist()}
 
 
 def default_collapse_displacement(mechanics):
@@ -137,10 +140,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
 
     Returns
     -------
-    dict with keys state, outcome, frames, histories, energy, events, cancelled, stopped_at, steps,
-    solver_steps (SolverTally.to_dict), last_step_start (StepStart of the last step) and
-    network_history ({"t": [...], "stick": [...], "slip", "open", "closed", "strong", "weak",
-    "mean_normal_force"}: the contact counts of the step ending at each output frame after t = 0)
+    DynamicRun
     """
     mech = model.mechanics
     settings = model.settings
@@ -154,15 +154,15 @@ def run_dynamic(model, request, progress=None, cancel=None):
     collapse = request.collapse_displacement or default_collapse_displacement(mech)
     watch = EventWatch.start(detect(model, state), mech.n_blocks, collapse)
     energy = EnergyAccount(kinetic0=0.0)
-    frames, energies = [], []
-    histories = {"t": [], "position": [], "velocity": []}
+    energies = []
+    frames = {"t": [], "position": [], "orientation": [], "velocity": []}
     network_history = {"t": []}
 
     def record(t, velocity):
-        frames.append(_frame(state, t))
-        histories["t"].append(t)
-        histories["position"].append(state.position.copy())
-        histories["velocity"].append(velocity.copy())
+        frames["t"].append(t)
+        frames["position"].append(state.position.copy())
+        frames["orientation"].append(state.orientation.copy())
+        frames["velocity"].append(velocity.copy())
         energies.append(energy.record(t))
 
     def record_network(t):
@@ -207,10 +207,9 @@ def run_dynamic(model, request, progress=None, cancel=None):
         if request.kinematic_stop and k > 1 and point_speed(mech, outcome.velocity).max() < request.kinematic_stop:
             stopped_at = t
             break
-    if stopped_at is not None and histories["t"][-1] != stopped_at:
+    if stopped_at is not None and frames["t"][-1] != stopped_at:
         record(stopped_at, outcome.velocity)
         record_network(stopped_at)
-    return {"state": state, "outcome": outcome, "frames": frames, "histories": histories, "energy": energies,
-            "events": watch.to_dict(), "cancelled": cancelled, "stopped_at": stopped_at, "steps": k,
-            "solver_steps": tally.to_dict(), "last_step_start": start, "network_history": network_history}
+    return DynamicRun(state, outcome, start, Frames(**{key: np.array(values, float) for key, values in frames.items()}),
+                      energies, watch.to_dict(), cancelled, stopped_at, k, tally.to_dict(), network_history)
 

@@ -5,12 +5,12 @@ from extrados.engine.analysis.construction import ConstructionRequest, construct
 from extrados.engine.analysis.dynamic import DynamicRequest, run_dynamic
 from extrados.engine.analysis.load_factor import LoadFactorRequest, run_load_factor
 from extrados.engine.analysis.request import AnalysisRequest, request_document, request_fields
-from extrados.engine.analysis.static import Cancellation, solve_static
+from extrados.engine.analysis.static import STATIC_STEP, Cancellation, solve_static
 from extrados.engine.errors import ModelError
 from extrados.engine.model import Model
 from extrados.engine.post.conventional import chain_plane, conventional_thrust_lines, error_documents
 from extrados.engine.post.thrust import effective_thrust_line_of_result
-from extrados.engine.result import dynamic_result, static_result
+from extrados.engine.post.results import dynamic_result, static_result
 
 #: Optional field of every analysis request (its form is the schema's): {"chain": [block ids],
 #: "conventional": bool}. "chain" names the chain of blocks whose effective thrust line the result
@@ -83,7 +83,7 @@ def with_named_thrust_line(result, chain):
     breaks is reported in the line (``points`` empty, ``error`` saying where) instead of losing the
     analysis."""
     try:
-        line = effective_thrust_line_of_result(result.to_dict(), chain=chain, path=THRUST_LINE_PATH)
+        line = effective_thrust_line_of_result(result, chain=chain, path=THRUST_LINE_PATH)
         result.thrust_lines = [line.to_dict()]
     except ModelError as error:
         result.thrust_lines = [{"name": "effective", "points": [], "blocks": list(chain), "error": str(error)}]
@@ -96,7 +96,7 @@ def with_conventional_thrust_lines(model, result, chain):
     gives entries with ``points`` empty and an ``error`` instead of losing the analysis."""
     path = f"analysis.{THRUST_LINE_FIELD}" if chain is None else THRUST_LINE_PATH
     try:
-        lines = conventional_thrust_lines(model, result.to_dict(), chain, path)
+        lines = conventional_thrust_lines(model, result, chain, path)
     except ModelError as error:
         lines = error_documents(error, chain or ())
     result.thrust_lines = result.thrust_lines + lines
@@ -144,7 +144,7 @@ def load_factor_result(model, request, warm=None, cancellation=Cancellation()):
     ``cancellation`` go to `run_load_factor`."""
     search, report = run_load_factor(model, request, warm, cancellation)
     solution = search.standing if search.standing is not None else search.failing
-    return static_result(model, solution, analysis="load_factor", load_factor=search.standing_factor,
+    return static_result(model, solution, STATIC_STEP, analysis="load_factor", load_factor=search.standing_factor,
                          extra={"load_factor_report": report})
 
 
@@ -191,4 +191,4 @@ def run_request(model, request, progress, cancel, warm=None):
     if isinstance(request, LoadFactorRequest):
         return load_factor_result(model, request, warm, Cancellation(cancel, "load_factor analysis"))
     solution = solve_static(model, live_factor=1.0, warm=warm, cancellation=Cancellation(cancel, "static analysis"))
-    return static_result(model, solution, analysis="static")
+    return static_result(model, solution, STATIC_STEP, analysis="static")

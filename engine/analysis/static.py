@@ -32,7 +32,7 @@ SETTLE_GROWTH = 1.2    # a mechanism's speed doubles from mid-run to the end; st
 
 @dataclass(frozen=True)
 class StaticSolution:
-    """Outcome of a static analysis before it is written as a result document."""
+    """Outcome of a static analysis, before it becomes a Result (engine.post.results.static_result)."""
 
     stable: bool
     outcome: object          # StepOutcome of the static CCP

@@ -2,6 +2,7 @@
 
 ``model_schema.json`` and ``analysis_schema.json`` (draft 2020-12) say what a field may hold and
 what it is when left out (``"default"``); code adds only the checks that span several fields.
+``result_schema.json`` says what every analysis writes.
 The solver's defaults are the one exception: they live in engine.tolerance.SOLVER_DEFAULTS beside
 the tolerances they go with, and the model schema is given them as it is loaded, so that the
 published schema states them too.
@@ -39,6 +40,11 @@ def model_schema():
 def analysis_schema():
     """The analysis request's schema (a fresh dict): one ``$defs`` entry per analysis type."""
     return json.loads(_schema_text("analysis_schema.json"))
+
+
+def result_schema():
+    """The result document's schema (a fresh dict): what every analysis writes, field by field."""
+    return json.loads(_schema_text("result_schema.json"))
 
 
 def request_default(kind, name):

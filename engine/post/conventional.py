@@ -225,13 +225,14 @@ def intrados_first(ends, normal_xz):
     return (ends[0], ends[1]) if d[1] * normal_xz[0] - d[0] * normal_xz[1] > 0.0 else (ends[1], ends[0])
 
 
-def joint_section(result, interfaces, plane, blocks, joints, path=CHAIN_PATH):
-    """(intrados, extrados), each (n_joints, 2) float64, m: the joints cut by the chain's plane (step 3)."""
-    ids = [block["id"] for block in result["blocks"]]
+def joint_section(result, plane, blocks, joints, path=CHAIN_PATH):
+    """(intrados, extrados), each (n_joints, 2) float64, m: the joints of a Result cut by the chain's plane (step 3)."""
+    ids, interfaces, points = result.blocks.ids, result.interfaces, result.contacts.point
+    starts = interfaces.polygon_start
     intrados, extrados = [], []
     for k, joint in enumerate(joints):
         downstream = blocks[k + 1]
-        ends = joint_ends(result["interfaces"][joint]["polygon"], plane)
+        ends = joint_ends(points[starts[joint]:starts[joint + 1]], plane)
         if ends is None:
             raise ModelError(f"the chain's vertical plane misses the joint between '{ids[blocks[k]]}' and "
                              f"'{ids[downstream]}'", path=path)
@@ -245,12 +246,12 @@ def joint_section(result, interfaces, plane, blocks, joints, path=CHAIN_PATH):
 # --- the loads (step 4) -------------------------------------------------------------------
 
 def live_factor_of_result(result):
-    """The factor of the live loads a result stands under: 1 for static, its load factor for load_factor."""
-    if result["analysis"] == "static":
+    """The factor of the live loads a Result stands under: 1 for static, its load factor for load_factor."""
+    if result.analysis == "static":
         return 1.0
-    if result["analysis"] == "load_factor":
-        return result["load_factor"] or 0.0
-    raise ModelError(f"conventional thrust lines need a static or load_factor result, not {result['analysis']!r}",
+    if result.analysis == "load_factor":
+        return result.load_factor or 0.0
+    raise ModelError(f"conventional thrust lines need a static or load_factor result, not {result.analysis!r}",
                      path="analysis.thrust_line.conventional")
 
 
@@ -297,8 +298,8 @@ def chain_section(model, result, chain=None, path=CHAIN_PATH):
     ----------
     model : Model
         The analysed model.
-    result : dict
-        Its static or load_factor result document.
+    result : Result
+        Its static or load_factor result.
     chain : sequence of str, optional
         Block ids of a named chain (engine.post.thrust.named_chain); by default the automatic chain.
     path : str
@@ -318,7 +319,7 @@ def chain_section(model, result, chain=None, path=CHAIN_PATH):
     blocks, joints = chain_joints(block_ids, is_support, interfaces, line, path)
     voussoirs = blocks[1:-1]
     plane = vertical_plane(model.mechanics.position0[voussoirs], path)
-    section = arch_section(*joint_section(result, interfaces, plane, blocks, joints, path))
+    section = arch_section(*joint_section(result, plane, blocks, joints, path))
     loads = chain_loads(model, section, voussoirs, plane, live_factor_of_result(result))
     return ChainSection(tuple(block_ids[b] for b in blocks), plane, section, loads)
 

@@ -53,6 +53,10 @@ Method (equations referred to as (1)-(7) in the code)
 All linear programs run in dimensionless units, lengths over the section's size L
 and forces over the total load W (unknowns a / L, b, c W), so that the solver's
 absolute tolerances mean the same for every arch.
+
+The module is kept whole at about 500 lines: steps (1)-(7) are one derivation over the same
+unknowns (a, b, c), and the bounds of (5)-(7) are built from the scaled rows and lines of
+(2)-(4), which a split would have to share as public names.
 """
 from dataclasses import dataclass
 

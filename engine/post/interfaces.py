@@ -5,26 +5,10 @@ For the contacts k of one joint, with forces f_k at points p_k on a plane of nor
     c = sum (f_k . n) p_k / N            (centre of pressure, inside the polygon when all f_k . n >= 0)
     M_c = sum (p_k - c) x f_k            (moment about c; the torsion left once F acts at c)
 """
-from dataclasses import dataclass
-
 import numpy as np
 
+from extrados.engine.result import Interfaces
 from extrados.engine.tolerance import TOL
-
-
-@dataclass(frozen=True)
-class Interfaces:
-    """Resultants per joint, structure of arrays over n_pairs joints."""
-
-    body_first: np.ndarray    # (n_pairs,) int64, the block the force acts on
-    body_second: np.ndarray   # (n_pairs,) int64
-    normal: np.ndarray        # (n_pairs, 3) float64, unit, pointing into the first block
-    force: np.ndarray         # (n_pairs, 3) float64, N, applied by the second block on the first
-    moment: np.ndarray        # (n_pairs, 3) float64, N m, about the centre
-    centre: np.ndarray        # (n_pairs, 3) float64, m, centre of pressure
-    normal_force: np.ndarray  # (n_pairs,) float64, N (compression positive)
-    shear_force: np.ndarray   # (n_pairs,) float64, N
-    polygon_start: np.ndarray  # (n_pairs + 1,) int64 offsets into the contact points (polygon corners)
 
 
 def interface_resultants(contacts, frame, contact_force):

@@ -26,36 +26,10 @@ section with uniform stress per length, so its kernel is its middle third (eq. 2
 dimension: J / (A d) = (L^3 / 12) / (L L / 2) = L / 6); a point is its own centroid and
 kernel.
 """
-from dataclasses import dataclass
-
 import numpy as np
 
+from extrados.engine.result import JointAdmissibility, SupportReactions
 from extrados.engine.tolerance import TOL
-
-
-@dataclass(frozen=True)
-class JointAdmissibility:
-    """Where each joint carries its resultant, structure of arrays over n_pairs joints."""
-
-    closed: np.ndarray               # (n_pairs,) bool, the joint carries compression
-    centroid: np.ndarray             # (n_pairs, 3) float64, m, centroid of the joint polygon
-    eccentricity_vector: np.ndarray  # (n_pairs, 3) float64, m, centre of pressure - centroid, in the joint plane
-    eccentricity: np.ndarray         # (n_pairs,) float64, m
-    in_polygon: np.ndarray           # (n_pairs,) bool, centre of pressure inside the joint polygon
-    in_kernel: np.ndarray            # (n_pairs,) bool, centre of pressure inside the central kernel
-    shear_utilisation: np.ndarray    # (n_pairs,) float64, |V| / (mu N); inf where mu N <= 0
-    kernel: np.ndarray               # (n_kernel, 3) float64, m, world corners of the kernels, counter-clockwise
-    kernel_start: np.ndarray         # (n_pairs + 1,) int64, offsets of each joint's kernel corners
-
-
-@dataclass(frozen=True)
-class SupportReactions:
-    """What the supports apply to the structure, one row per support block that touches it."""
-
-    block: np.ndarray   # (n_reactions,) int64, the support block
-    force: np.ndarray   # (n_reactions, 3) float64, N, applied by the support on the blocks it carries
-    moment: np.ndarray  # (n_reactions, 3) float64, N m, of that force about `point`
-    point: np.ndarray   # (n_reactions, 3) float64, m, the support's centre of mass
 
 
 def plane_basis(normal):

@@ -5,23 +5,12 @@ contact force though within the envelope). Among the closed contacts (sticking o
 sliding), the strong network carries a normal force above the mean normal force of the
 closed contacts, the weak network the rest.
 """
-from dataclasses import dataclass
-
 import numpy as np
 
+from extrados.engine.result import ContactNetwork
 from extrados.engine.tolerance import TOL
 
 STATES = ("stick", "slip", "open")
-
-
-@dataclass(frozen=True)
-class ContactNetwork:
-    """Strong and weak networks of the closed contacts and the number of contacts in each state."""
-
-    strong: np.ndarray        # (n_c,) bool, closed, normal force above the mean
-    weak: np.ndarray          # (n_c,) bool, closed, normal force at or below the mean
-    mean_normal_force: float  # N, over the closed contacts; 0 when none is closed
-    counts: dict              # {"stick", "slip", "open", "closed", "strong", "weak"}: int
 
 
 def contact_states(impulse, friction, sliding, bonded=None):
@@ -77,3 +66,20 @@ def contact_network(states, normal_force):
     counts = {state: int(np.count_nonzero(states == state)) for state in STATES}
     counts.update(closed=int(closed.sum()), strong=int(strong.sum()), weak=int(weak.sum()))
     return ContactNetwork(strong, weak, mean, counts)
+
+
+def step_contact_states(outcome):
+    """(n_c,) 'stick', 'slip' or 'open' of a time step's contacts (`contact_states`): sliding where
+    the tangential relative velocity at the end of the step exceeds TOL.event_speed; a contact
+    whose mortar bond holds is closed.
+
+    Parameters
+    ----------
+    outcome : StepOutcome
+        Of engine.pipeline.step: impulse (n_c, 3) N s, friction (n_c,), contact_velocity (n_c, 3)
+        m/s in the contact frames, bonds (engine.contact.bonds.Bonds or None).
+    """
+    sliding = np.linalg.norm(outcome.contact_velocity[:, 1:], axis=1) > TOL.event_speed
+    bonds = outcome.bonds
+    bonded = None if bonds is None else bonds.cylinder & bonds.holding
+    return contact_states(outcome.impulse, outcome.friction, sliding, bonded)

@@ -21,34 +21,33 @@ def projection_axes(model):
 
 
 def plot_result(model, result, path, force_scale=None):
-    """Write a PNG: blocks (supports grey), contact forces (blue arrows ending at their points) and
-    joint resultants (red segments along their lines of action through the centres of pressure)."""
+    """Write a PNG of a Result: blocks (supports grey), contact forces (blue arrows ending at their points)
+    and joint resultants (red segments along their lines of action through the centres of pressure)."""
     axes = projection_axes(model)
-    doc = result.to_dict()
     fig, ax = plt.subplots(figsize=(9, 6), dpi=120)
     for block in model.to_dict()["blocks"]:
         pts = np.asarray(block["vertices"])[:, axes]
         hull = pts[ConvexHull(pts).vertices]
         colour = "0.75" if block.get("support") else "#e9dcc4"
         ax.add_patch(Polygon(hull, closed=True, facecolor=colour, edgecolor="0.3", linewidth=0.6))
-    forces = np.array([c["force"] for c in doc["contacts"]]) if doc["contacts"] else np.zeros((0, 3))
-    largest = np.abs(np.array([j["normal_force"] for j in doc["interfaces"]])).max(initial=0.0)
+    forces, interfaces = result.contacts.force, result.interfaces
+    largest = np.abs(interfaces.normal_force).max(initial=0.0)
     shown = movable_vertices(model)[:, axes]
     size = np.ptp(shown, axis=0).max()
     scale = force_scale or (0.15 * size / largest if largest > 0 else 1.0)
     if len(forces):
-        points = np.array([c["point"] for c in doc["contacts"]])[:, axes]
+        points = result.contacts.point[:, axes]
         f = forces[:, axes] * scale
         ax.quiver(points[:, 0] - f[:, 0], points[:, 1] - f[:, 1], f[:, 0], f[:, 1], angles="xy",
                   scale_units="xy", scale=1, color="#1f5fbf", width=0.002, label="contact forces")
-    if doc["interfaces"]:
-        centres = np.array([j["centre"] for j in doc["interfaces"]])[:, axes]
-        half = 0.5 * np.array([j["force"] for j in doc["interfaces"]])[:, axes] * scale
+    if len(interfaces.normal_force):
+        centres = interfaces.centre[:, axes]
+        half = 0.5 * interfaces.force[:, axes] * scale
         # each resultant drawn along its line of action, centred on the centre of pressure
         for (cx, cy), (fx, fy) in zip(centres, half):
             ax.plot([cx - fx, cx + fx], [cy - fy, cy + fy], "-", color="#c0392b", linewidth=2.0)
         ax.plot(centres[:, 0], centres[:, 1], "o", color="#c0392b", markersize=3, label="joint resultants")
-    for line in doc.get("thrust_lines", []):
+    for line in result.thrust_lines:
         pts = np.asarray(line["points"])[:, axes]
         ax.plot(pts[:, 0], pts[:, 1], "-", color="#8e44ad", linewidth=1.2, label=f"{line['name']} thrust line")
     names = "xyz"
@@ -58,8 +57,8 @@ def plot_result(model, result, path, force_scale=None):
     margin = 0.15 * size
     ax.set_xlim(shown[:, 0].min() - margin, shown[:, 0].max() + margin)
     ax.set_ylim(shown[:, 1].min() - margin, shown[:, 1].max() + margin)
-    verdict = "stands" if doc["stable"] else "does not stand"
-    ax.set_title(f"{doc['analysis']} analysis: the structure {verdict}")
+    verdict = "stands" if result.stable else "does not stand"
+    ax.set_title(f"{result.analysis} analysis: the structure {verdict}")
     ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path)

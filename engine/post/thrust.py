@@ -42,7 +42,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import shortest_path
 
 from extrados.engine.errors import ModelError
-from extrados.engine.post.interfaces import Interfaces
+from extrados.engine.result import Result
 from extrados.engine.tolerance import TOL
 
 #: Most blocks bearing on supports for which a chain is found automatically (module docstring).
@@ -301,15 +301,10 @@ def thrust_line_documents(mechanics, interfaces, chain=None, path=CHAIN_PATH):
     return [] if line is None else [line.to_dict()]
 
 
-# --- from a result document ------------------------------------------------------------
+# --- from a result ------------------------------------------------------------------------------
 
 def result_interfaces(result):
-    """Block ids, supports and Interfaces read back from a result document (DESIGN sec. 5).
-
-    Parameters
-    ----------
-    result : dict
-        A result document (``Result.to_dict()``) whose blocks carry ``support``.
+    """Block ids, supports and joint resultants of a Result, or of a result document (`Result.from_dict`).
 
     Returns
     -------
@@ -317,22 +312,11 @@ def result_interfaces(result):
     is_support : (n_blocks,) bool
     interfaces : Interfaces
     """
-    block_ids = tuple(block["id"] for block in result["blocks"])
-    is_support = np.array([bool(block.get("support", False)) for block in result["blocks"]], bool)
-    index = {block_id: i for i, block_id in enumerate(block_ids)}
-    joints = result["interfaces"]
-
-    def column(key, shape):
-        return np.array([joint[key] for joint in joints], float).reshape(shape)
-
-    pairs = np.array([[index[a], index[b]] for a, b in (joint["blocks"] for joint in joints)], np.int64).reshape(-1, 2)
-    counts = [len(joint["polygon"]) for joint in joints]
-    interfaces = Interfaces(pairs[:, 0], pairs[:, 1], column("normal", (-1, 3)), column("force", (-1, 3)),
-                            column("moment", (-1, 3)), column("centre", (-1, 3)), column("normal_force", (-1,)),
-                            column("shear_force", (-1,)), np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
-    return block_ids, is_support, interfaces
+    if isinstance(result, dict):
+        result = Result.from_dict(result)
+    return result.blocks.ids, result.blocks.support, result.interfaces
 
 
 def effective_thrust_line_of_result(result, chain=None, path=CHAIN_PATH):
-    """`effective_thrust_line` of a result document (``engine.analyze(...).to_dict()``)."""
+    """`effective_thrust_line` of a Result, or of a result document."""
     return effective_thrust_line(*result_interfaces(result), chain=chain, path=path)
