@@ -107,3 +107,15 @@ def test_construction_by_courses_and_a_named_thrust_line_from_the_command_line(t
     assert result["thrust_lines"][0]["blocks"][:3] == ["ground", "c0b0", "c1b0"]
     wrong = run("analyze", str(model), "--stages", "all")
     assert wrong.returncode == 2 and "--stages applies to a construction analysis only" in wrong.stderr
+
+
+def test_a_picture_of_a_result_whose_named_thrust_line_could_not_be_drawn(tmp_path):
+    """A chain broken by a missing joint leaves its thrust line without points: the PNG is drawn without it."""
+    model = tmp_path / "column.json"
+    model.write_text(run("example", "column", "--blocks", "3").stdout)
+    out, png = tmp_path / "result.json", tmp_path / "result.png"
+    done = run("analyze", str(model), "--thrust-line-chain", "b0,b2", "--out", str(out), "--png", str(png))
+    assert done.returncode == 0, done.stderr
+    (line,) = json.loads(out.read_text())["thrust_lines"]
+    assert line["points"] == [] and "broken" in line["error"]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -47,7 +47,7 @@ def plot_result(model, result, path, force_scale=None):
         for (cx, cy), (fx, fy) in zip(centres, half):
             ax.plot([cx - fx, cx + fx], [cy - fy, cy + fy], "-", color="#c0392b", linewidth=2.0)
         ax.plot(centres[:, 0], centres[:, 1], "o", color="#c0392b", markersize=3, label="joint resultants")
-    for line in result.thrust_lines:
+    for line in (line for line in result.thrust_lines if line["points"]):  # a line that could not be drawn has none
         pts = np.asarray(line["points"])[:, axes]
         ax.plot(pts[:, 0], pts[:, 1], "-", color="#8e44ad", linewidth=1.2, label=f"{line['name']} thrust line")
     names = "xyz"
