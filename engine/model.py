@@ -276,9 +276,20 @@ class Model(DocumentData):
         """(3,) float64, m/s^2."""
         return np.asarray(self._field("gravity"), dtype=float)
 
-    def material_of(self, block):
+    @property
+    def loads(self):
+        """The document's loads (read-only view)."""
+        return self._doc.get("loads", [])
+
+    @staticmethod
+    def material_of(block):
         """The material name of a block dict."""
         return block.get("material", BLOCK_DEFAULTS["material"])
+
+    @staticmethod
+    def is_live(load):
+        """Whether a load dict is live: the part of the loads a load factor multiplies."""
+        return load.get("live", LOAD_DEFAULTS["live"])
 
     # --- building in Python -----------------------------------------------
     def add_block(self, mesh=None, *, id=None, vertices=None, faces=None, material=None, support=False):
@@ -466,7 +477,7 @@ class Model(DocumentData):
         dead[:, :3] = mass[:, None] * self.gravity[None, :]
         index = {bid: i for i, bid in enumerate(self.block_ids)}
         for load in self._doc.get("loads", []):
-            target = live if load.get("live", LOAD_DEFAULTS["live"]) else dead
+            target = live if self.is_live(load) else dead
             if load["kind"] == "point":
                 i = index[load["block"]]
                 force = np.asarray(load["force"], float)

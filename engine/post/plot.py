@@ -10,7 +10,9 @@ from scipy.spatial import ConvexHull  # noqa: E402
 
 def movable_vertices(model):
     """(n, 3) vertices of the blocks that are not supports."""
-    return np.concatenate([np.asarray(b["vertices"]) for b in model.to_dict()["blocks"] if not b.get("support")])
+    blocks = model.to_dict()["blocks"]
+    return np.concatenate([np.asarray(b["vertices"]) for b, support in zip(blocks, model.mechanics.is_support)
+                           if not support])
 
 
 def projection_axes(model):
@@ -25,10 +27,10 @@ def plot_result(model, result, path, force_scale=None):
     and joint resultants (red segments along their lines of action through the centres of pressure)."""
     axes = projection_axes(model)
     fig, ax = plt.subplots(figsize=(9, 6), dpi=120)
-    for block in model.to_dict()["blocks"]:
+    for block, support in zip(model.to_dict()["blocks"], model.mechanics.is_support):
         pts = np.asarray(block["vertices"])[:, axes]
         hull = pts[ConvexHull(pts).vertices]
-        colour = "0.75" if block.get("support") else "#e9dcc4"
+        colour = "0.75" if support else "#e9dcc4"
         ax.add_patch(Polygon(hull, closed=True, facecolor=colour, edgecolor="0.3", linewidth=0.6))
     forces, interfaces = result.contacts.force, result.interfaces
     largest = np.abs(interfaces.normal_force).max(initial=0.0)

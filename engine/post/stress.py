@@ -76,9 +76,9 @@ def point_loads(model, live_factor=1.0):
     """
     mech = model.mechanics
     index = {bid: i for i, bid in enumerate(mech.block_ids)}
-    loads = [load for load in model.to_dict().get("loads", []) if load["kind"] == "point"]
+    loads = [load for load in model.loads if load["kind"] == "point"]
     block = np.array([index[load["block"]] for load in loads], np.int64)
-    factor = np.array([live_factor if load.get("live", False) else 1.0 for load in loads])
+    factor = np.array([live_factor if model.is_live(load) else 1.0 for load in loads])
     force = np.array([load["force"] for load in loads], float).reshape(-1, 3) * factor[:, None]
     point = np.array([load["point"] for load in loads], float).reshape(-1, 3)
     return PointLoads(block, point - mech.position0[block], force)
