@@ -55,7 +55,8 @@ import numpy as np
 from numba import njit, prange
 
 from extrados.engine.solvers.cone import project_cohesive_point
-from extrados.engine.solvers.problem import body_velocity_range, natural_map_norm
+from extrados.engine.solvers.delassus import body_velocity_range
+from extrados.engine.solvers.residual import natural_map_norm
 from extrados.engine.solvers.result import finish
 
 #: Lipschitz estimate multiplier after a rejected step (Mazhar et al. 2015 double it).

@@ -35,7 +35,7 @@ T >= C/mu); for mu = 0 it is the cylinder {n >= -T} x {||t|| <= C}; with C = T =
 ``project_cohesive_point`` projects onto S_i and ``cohesive_projection_jacobian`` differentiates it.
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 @njit(cache=True)
@@ -183,6 +183,18 @@ def project_cohesive_sets(gamma, friction, cohesion, out):
         out[i, 0] = n
         out[i, 1] = u
         out[i, 2] = v
+
+
+@njit(cache=True, parallel=True)
+def project_parallel(contact_bounds, gamma, friction, cohesion, out):
+    """``project_cohesive_sets`` with one thread per run of ``contact_bounds`` (n_parts + 1,)."""
+    for part in prange(contact_bounds.shape[0] - 1):
+        for i in range(contact_bounds[part], contact_bounds[part + 1]):
+            n, u, v = project_cohesive_point(gamma[i, 0], gamma[i, 1], gamma[i, 2], friction[i], cohesion[i, 0],
+                                             cohesion[i, 1])
+            out[i, 0] = n
+            out[i, 1] = u
+            out[i, 2] = v
 
 
 @njit(cache=True)

@@ -25,7 +25,8 @@ import numpy as np
 from numba import njit
 
 from extrados.engine.solvers.cone import project_cohesive_point
-from extrados.engine.solvers.problem import body_velocity_kernel, contact_velocity_kernel, natural_residual_kernel
+from extrados.engine.solvers.delassus import body_velocity_kernel, contact_velocity_kernel
+from extrados.engine.solvers.residual import natural_residual_kernel
 from extrados.engine.solvers.result import finish
 
 
