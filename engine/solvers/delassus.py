@@ -14,33 +14,58 @@ race on a body shared by two runs, so each run adds into its own (n_b, 6) accumu
 accumulators are summed per body afterwards, in run order. The cuts depend on n_c alone: the
 rounding, hence every result, is the same whatever the number of threads.
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
 
+class Operator(NamedTuple):
+    """The arrays of N = D^T M^-1 D + E that its kernels read (see ``Problem``).
+
+    The kernels read fields by name: a ``ProblemArrays``, which has these fields, serves as well.
+    """
+
+    body_a: np.ndarray  # (n_c,) int64, first body of each contact
+    body_b: np.ndarray  # (n_c,) int64, second body of each contact
+    jacobian_a: np.ndarray  # (n_c, 3, 6) float64, J_a,i: rows (n, u, v), columns [linear, angular], world frame
+    jacobian_b: np.ndarray  # (n_c, 3, 6) float64, J_b,i
+    inverse_mass: np.ndarray  # (n_b,) float64, 1/kg, zero for supports
+    inverse_inertia: np.ndarray  # (n_b, 3, 3) float64, 1/(kg m^2), world frame, zero for supports
+    compliance: np.ndarray  # (n_c, 3) float64, diagonal of E (s/kg), eq. 43
+
+
+class Partition(NamedTuple):
+    """Runs of the parallel kernels: run k holds contacts contact_bounds[k]..contact_bounds[k + 1]-1
+    and, for the per-body step of the scatter, bodies body_bounds[k]..body_bounds[k + 1]-1."""
+
+    contact_bounds: np.ndarray  # (n_parts + 1,) int64
+    body_bounds: np.ndarray  # (n_parts + 1,) int64
+
+
 @njit(cache=True)
-def scatter_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, gamma, impulse):
+def scatter_part(operator, start, stop, gamma, impulse):
     """Generalized impulse D gamma of contacts start..stop-1, summed per body.
 
     Contact i adds J_a,i^T gamma_i to body a and J_b,i^T gamma_i to body b.
 
     Parameters
     ----------
+    operator : Operator
+        The operator.
     start, stop : int
         Contact range.
-    body_a, body_b : (n_c,) int64
-        Body indices of each contact.
-    jacobian_a, jacobian_b : (n_c, 3, 6) float64
-        Contact Jacobians (rows n, u, v; columns linear then angular, world frame).
     gamma : (n_c, 3) float64
         Impulses (gamma_n, gamma_u, gamma_v).
     impulse : (n_b, 6) float64
         Overwritten with [force, moment] impulse per body (N s, N m s).
     """
+    jacobian_a = operator.jacobian_a
+    jacobian_b = operator.jacobian_b
     impulse[:] = 0.0
     for i in range(start, stop):
-        a = body_a[i]
-        b = body_b[i]
+        a = operator.body_a[i]
+        b = operator.body_b[i]
         for k in range(6):
             impulse[a, k] += (jacobian_a[i, 0, k] * gamma[i, 0] + jacobian_a[i, 1, k] * gamma[i, 1]
                               + jacobian_a[i, 2, k] * gamma[i, 2])
@@ -49,19 +74,17 @@ def scatter_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, gamma, imp
 
 
 @njit(cache=True)
-def body_velocity_range(start, stop, impulse, inverse_mass, inverse_inertia, velocity):
+def body_velocity_range(operator, start, stop, impulse, velocity):
     """Velocity change w_B = M_B^-1 t_B of bodies start..stop-1, t_B the impulse summed over runs.
 
     Parameters
     ----------
+    operator : Operator
+        The operator (its inverse masses and inertias).
     start, stop : int
         Body range.
     impulse : (n_parts, n_b, 6) float64
         Impulse per run and body (``scatter_part``), summed in run order.
-    inverse_mass : (n_b,) float64
-        Inverse masses (1/kg).
-    inverse_inertia : (n_b, 3, 3) float64
-        World-frame inverse inertia tensors.
     velocity : (n_b, 6) float64
         Rows start..stop-1 receive [linear (m/s), angular (rad/s)].
 
@@ -70,6 +93,8 @@ def body_velocity_range(start, stop, impulse, inverse_mass, inverse_inertia, vel
     float
         sum_B t_B^T M_B^-1 t_B over the range; over all bodies, gamma^T D^T M^-1 D gamma.
     """
+    inverse_mass = operator.inverse_mass
+    inverse_inertia = operator.inverse_inertia
     energy = 0.0
     total = np.empty(6)  # (6,) float64
     for body in range(start, stop):
@@ -88,19 +113,15 @@ def body_velocity_range(start, stop, impulse, inverse_mass, inverse_inertia, vel
 
 
 @njit(cache=True)
-def delassus_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, compliance, velocity, gamma, out):
+def delassus_part(operator, start, stop, velocity, gamma, out):
     """Rows start..stop-1 of N gamma = D^T w + E gamma, given w = M^-1 D gamma per body.
 
     Parameters
     ----------
+    operator : Operator
+        The operator.
     start, stop : int
         Contact range.
-    body_a, body_b : (n_c,) int64
-        Body indices of each contact.
-    jacobian_a, jacobian_b : (n_c, 3, 6) float64
-        Contact Jacobians.
-    compliance : (n_c, 3) float64
-        Diagonal of E (s/kg).
     velocity : (n_b, 6) float64
         w = M^-1 D gamma.
     gamma : (n_c, 3) float64
@@ -108,30 +129,26 @@ def delassus_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, complianc
     out : (n_c, 3) float64
         Rows start..stop-1 receive (N gamma)_i (m/s).
     """
+    jacobian_a = operator.jacobian_a
+    jacobian_b = operator.jacobian_b
     for i in range(start, stop):
-        a = body_a[i]
-        b = body_b[i]
+        a = operator.body_a[i]
+        b = operator.body_b[i]
         for row in range(3):
             total = 0.0
             for k in range(6):
                 total += jacobian_a[i, row, k] * velocity[a, k] + jacobian_b[i, row, k] * velocity[b, k]
-            out[i, row] = total + compliance[i, row] * gamma[i, row]
+            out[i, row] = total + operator.compliance[i, row] * gamma[i, row]
 
 
 @njit(cache=True)
-def body_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, gamma):
+def body_velocity_kernel(operator, gamma):
     """Generalized velocity change M^-1 D gamma of every body, on the calling thread.
 
     Parameters
     ----------
-    body_a, body_b : (n_c,) int64
-        Body indices of each contact.
-    jacobian_a, jacobian_b : (n_c, 3, 6) float64
-        Contact Jacobians (rows n, u, v; columns linear then angular, world frame).
-    inverse_mass : (n_b,) float64
-        Inverse masses (1/kg), zero for supports.
-    inverse_inertia : (n_b, 3, 3) float64
-        World-frame inverse inertia tensors, zero for supports.
+    operator : Operator
+        The operator.
     gamma : (n_c, 3) float64
         Impulses (gamma_n, gamma_u, gamma_v).
 
@@ -140,25 +157,48 @@ def body_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, i
     (n_b, 6) float64
         Velocity change [linear (m/s), angular (rad/s)] of each body.
     """
-    n_bodies = inverse_mass.shape[0]
+    n_bodies = operator.inverse_mass.shape[0]
     impulse = np.empty((1, n_bodies, 6))  # (1, n_b, 6) float64
-    scatter_part(0, gamma.shape[0], body_a, body_b, jacobian_a, jacobian_b, gamma, impulse[0])
+    scatter_part(operator, 0, gamma.shape[0], gamma, impulse[0])
     velocity = np.empty((n_bodies, 6))  # (n_b, 6) float64
-    body_velocity_range(0, n_bodies, impulse, inverse_mass, inverse_inertia, velocity)
+    body_velocity_range(operator, 0, n_bodies, impulse, velocity)
     return velocity
 
 
+@njit(cache=True)
+def delassus_kernel(operator, gamma):
+    """Delassus product N gamma = D^T M^-1 D gamma + E gamma on the calling thread: scatter, M^-1, gather.
+
+    Parameters
+    ----------
+    operator : Operator
+        The operator.
+    gamma : (n_c, 3) float64
+        Impulses.
+
+    Returns
+    -------
+    (n_c, 3) float64
+        N gamma (m/s).
+    """
+    velocity = body_velocity_kernel(operator, gamma)  # (n_b, 6) float64, M^-1 D gamma
+    out = np.empty((gamma.shape[0], 3))  # (n_c, 3) float64
+    delassus_part(operator, 0, gamma.shape[0], velocity, gamma, out)
+    return out
+
+
 @njit(cache=True, parallel=True)
-def body_velocity_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass,
-                           inverse_inertia, gamma, impulse, velocity):
+def body_velocity_parallel(operator, partition, gamma, impulse, velocity):
     """M^-1 D gamma with one thread per run (see the module docstring).
 
     Parameters
     ----------
-    contact_bounds, body_bounds : (n_parts + 1,) int64
+    operator : Operator
+        The operator.
+    partition : Partition
         Runs of contacts and of bodies (``Problem.partition``).
-    body_a ... gamma
-        As in ``body_velocity_kernel``.
+    gamma : (n_c, 3) float64
+        Impulses.
     impulse : (n_parts, n_b, 6) float64
         Scratch accumulators.
     velocity : (n_b, 6) float64
@@ -169,28 +209,26 @@ def body_velocity_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian
     float
         gamma^T D^T M^-1 D gamma.
     """
+    contact_bounds, body_bounds = partition
     n_parts = contact_bounds.shape[0] - 1
     for part in prange(n_parts):
-        scatter_part(contact_bounds[part], contact_bounds[part + 1], body_a, body_b, jacobian_a, jacobian_b, gamma,
-                     impulse[part])
+        scatter_part(operator, contact_bounds[part], contact_bounds[part + 1], gamma, impulse[part])
     energy = np.empty(n_parts)  # (n_parts,) float64
     for part in prange(n_parts):
-        energy[part] = body_velocity_range(body_bounds[part], body_bounds[part + 1], impulse, inverse_mass,
-                                           inverse_inertia, velocity)
+        energy[part] = body_velocity_range(operator, body_bounds[part], body_bounds[part + 1], impulse, velocity)
     return energy.sum()
 
 
 @njit(cache=True, parallel=True)
-def delassus_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass,
-                      inverse_inertia, compliance, gamma, impulse, velocity, out):
+def delassus_parallel(operator, partition, gamma, impulse, velocity, out):
     """N gamma = D^T M^-1 D gamma + E gamma with one thread per run: scatter, M^-1 per body, gather.
 
     Parameters
     ----------
-    contact_bounds, body_bounds : (n_parts + 1,) int64
+    operator : Operator
+        The operator.
+    partition : Partition
         Runs of contacts and of bodies (``Problem.partition``).
-    body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance
-        The operator (see ``Problem``).
     gamma : (n_c, 3) float64
         Impulses.
     impulse : (n_parts, n_b, 6) float64
@@ -200,28 +238,24 @@ def delassus_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, j
     out : (n_c, 3) float64
         Receives N gamma (m/s).
     """
+    contact_bounds, body_bounds = partition
     n_parts = contact_bounds.shape[0] - 1
     for part in prange(n_parts):
-        scatter_part(contact_bounds[part], contact_bounds[part + 1], body_a, body_b, jacobian_a, jacobian_b, gamma,
-                     impulse[part])
+        scatter_part(operator, contact_bounds[part], contact_bounds[part + 1], gamma, impulse[part])
     for part in prange(n_parts):
-        body_velocity_range(body_bounds[part], body_bounds[part + 1], impulse, inverse_mass, inverse_inertia,
-                            velocity)
+        body_velocity_range(operator, body_bounds[part], body_bounds[part + 1], impulse, velocity)
     for part in prange(n_parts):
-        delassus_part(contact_bounds[part], contact_bounds[part + 1], body_a, body_b, jacobian_a, jacobian_b,
-                      compliance, velocity, gamma, out)
+        delassus_part(operator, contact_bounds[part], contact_bounds[part + 1], velocity, gamma, out)
 
 
 @njit(cache=True)
-def contact_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, body_velocity):
+def contact_velocity_kernel(operator, body_velocity):
     """Relative contact velocities D^T v = J_a v_a + J_b v_b in each contact frame.
 
     Parameters
     ----------
-    body_a, body_b : (n_c,) int64
-        Body indices of each contact.
-    jacobian_a, jacobian_b : (n_c, 3, 6) float64
-        Contact Jacobians.
+    operator : Operator
+        The operator.
     body_velocity : (n_b, 6) float64
         Body twists [linear, angular] in world frame.
 
@@ -230,11 +264,13 @@ def contact_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, body_velocit
     (n_c, 3) float64
         Velocities (u_n, u_u, u_v) per contact.
     """
-    n_contacts = body_a.shape[0]
+    jacobian_a = operator.jacobian_a
+    jacobian_b = operator.jacobian_b
+    n_contacts = operator.body_a.shape[0]
     out = np.empty((n_contacts, 3))  # (n_c, 3) float64
     for i in range(n_contacts):
-        a = body_a[i]
-        b = body_b[i]
+        a = operator.body_a[i]
+        b = operator.body_b[i]
         for row in range(3):
             total = 0.0
             for k in range(6):
@@ -244,7 +280,34 @@ def contact_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, body_velocit
 
 
 @njit(cache=True)
-def diagonal_blocks_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance):
+def side_entry(operator, jacobian, body, row, col):
+    """Entry (row, col) of J M_B^-1 J^T = m^-1 J_lin J_lin^T + J_ang I^-1 J_ang^T for one side of a contact.
+
+    Parameters
+    ----------
+    operator : Operator
+        The operator.
+    jacobian : (3, 6) float64
+        J_a,i or J_b,i.
+    body : int
+        Its body B.
+    row, col : int
+        Entry, 0..2.
+    """
+    # linear part m^-1 J_lin J_lin^T
+    linear = 0.0
+    for k in range(3):
+        linear += jacobian[row, k] * jacobian[col, k]
+    # angular part J_ang I^-1 J_ang^T
+    angular = 0.0
+    for k in range(3):
+        for m in range(3):
+            angular += jacobian[row, 3 + k] * operator.inverse_inertia[body, k, m] * jacobian[col, 3 + m]
+    return operator.inverse_mass[body] * linear + angular
+
+
+@njit(cache=True)
+def diagonal_blocks_kernel(operator):
     """Diagonal blocks N_ii = J_a M_a^-1 J_a^T + J_b M_b^-1 J_b^T + E_i of the Delassus operator.
 
     Returns
@@ -252,31 +315,22 @@ def diagonal_blocks_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass,
     (n_c, 3, 3) float64
         Symmetric positive definite 3x3 blocks.
     """
-    n_contacts = body_a.shape[0]
+    n_contacts = operator.body_a.shape[0]
     blocks = np.zeros((n_contacts, 3, 3))  # (n_c, 3, 3) float64
     for i in range(n_contacts):
         for side in range(2):
-            body = body_a[i] if side == 0 else body_b[i]
-            jacobian = jacobian_a[i] if side == 0 else jacobian_b[i]
+            body = operator.body_a[i] if side == 0 else operator.body_b[i]
+            jacobian = operator.jacobian_a[i] if side == 0 else operator.jacobian_b[i]
             for row in range(3):
                 for col in range(3):
-                    # linear part m^-1 J_lin J_lin^T
-                    linear = 0.0
-                    for k in range(3):
-                        linear += jacobian[row, k] * jacobian[col, k]
-                    # angular part J_ang I^-1 J_ang^T
-                    angular = 0.0
-                    for k in range(3):
-                        for m in range(3):
-                            angular += jacobian[row, 3 + k] * inverse_inertia[body, k, m] * jacobian[col, 3 + m]
-                    blocks[i, row, col] += inverse_mass[body] * linear + angular
+                    blocks[i, row, col] += side_entry(operator, jacobian, body, row, col)
         for row in range(3):
-            blocks[i, row, row] += compliance[i, row]
+            blocks[i, row, row] += operator.compliance[i, row]
     return blocks
 
 
 @njit(cache=True)
-def diagonal_scale_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance):
+def diagonal_scale_kernel(operator):
     """Mean eigenvalue trace(N_ii) / 3 of each diagonal block of the Delassus operator.
 
     Only the three diagonal entries of N_ii = J_a M_a^-1 J_a^T + J_b M_b^-1 J_b^T + E_i are formed,
@@ -288,30 +342,23 @@ def diagonal_scale_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, 
     (n_c,) float64
         trace(N_ii) / 3 (s/kg), > 0 because E_i > 0.
     """
-    n_contacts = body_a.shape[0]
+    n_contacts = operator.body_a.shape[0]
     scale = np.empty(n_contacts)  # (n_c,) float64
     for i in range(n_contacts):
         trace = 0.0
         for row in range(3):
             entry = 0.0  # N_ii[row, row]
             for side in range(2):
-                body = body_a[i] if side == 0 else body_b[i]
-                jacobian = jacobian_a[i] if side == 0 else jacobian_b[i]
-                linear = 0.0
-                for k in range(3):
-                    linear += jacobian[row, k] * jacobian[row, k]
-                angular = 0.0
-                for k in range(3):
-                    for m in range(3):
-                        angular += jacobian[row, 3 + k] * inverse_inertia[body, k, m] * jacobian[row, 3 + m]
-                entry += inverse_mass[body] * linear + angular
-            trace += entry + compliance[i, row]
+                body = operator.body_a[i] if side == 0 else operator.body_b[i]
+                jacobian = operator.jacobian_a[i] if side == 0 else operator.jacobian_b[i]
+                entry += side_entry(operator, jacobian, body, row, row)
+            trace += entry + operator.compliance[i, row]
         scale[i] = trace / 3.0
     return scale
 
 
 @njit(cache=True)
-def row_sum_bound_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance):
+def row_sum_bound_kernel(operator):
     """Upper bounds on the absolute row sums sum_j |N_ij| of the Delassus operator.
 
     Entrywise |N| = |D^T M^-1 D + E| <= |D|^T |M^-1| |D| + E, so the row sums of N are bounded by
@@ -323,6 +370,7 @@ def row_sum_bound_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, i
     (n_c, 3) float64
         Bounds (s/kg) on the rows (n, u, v) of each contact, >= the diagonal of N.
     """
+    body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance = operator
     n_contacts = body_a.shape[0]
     n_bodies = inverse_mass.shape[0]
     # h_B = sum over the contact sides on B of |J|^T 1

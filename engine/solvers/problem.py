@@ -27,6 +27,8 @@ Conventions
 
 Every operator is matrix-free and costs O(n_c + n_b) (``engine.solvers.delassus``); the residual is
 the natural map of ``engine.solvers.residual``; the arrays are checked by ``engine.solvers.checks``.
+The numba kernels read the problem as one bundle: ``Problem.operator`` (an ``Operator``) for the
+products with N, ``Problem.arrays`` (a ``ProblemArrays``) for the iterations of the solvers.
 
 Parallel runs. A large problem is cut into at most ``MAX_PARTS`` runs of consecutive contacts
 (``Problem.partition``), one thread each; the cuts depend on n_c alone, so every result is the same
@@ -34,16 +36,16 @@ whatever the number of threads. Every parallel kernel is called through ``Proble
 the ``ThreadGovernor`` of ``engine.solvers.threads``, which runs it on one thread while that is
 faster.
 """
+from collections import namedtuple
 from functools import cached_property
 
 import numpy as np
 
 from extrados.engine.solvers.checks import check_entries, frozen
 from extrados.engine.solvers.cone import project_cohesive_sets, project_parallel
-from extrados.engine.solvers.delassus import (body_velocity_kernel, body_velocity_parallel, body_velocity_range,
-                                              contact_velocity_kernel, delassus_parallel, delassus_part,
-                                              diagonal_blocks_kernel, diagonal_scale_kernel, row_sum_bound_kernel,
-                                              scatter_part)
+from extrados.engine.solvers.delassus import (Operator, Partition, body_velocity_kernel, body_velocity_parallel,
+                                              contact_velocity_kernel, delassus_kernel, delassus_parallel,
+                                              diagonal_blocks_kernel, diagonal_scale_kernel, row_sum_bound_kernel)
 from extrados.engine.solvers.residual import natural_residual_kernel, natural_residual_parallel
 from extrados.engine.solvers.threads import ThreadGovernor
 from extrados.engine.tolerance import TOL
@@ -57,6 +59,18 @@ PART_CONTACTS = 4096
 MAX_PARTS = 4
 #: Chooses the thread count of every parallel kernel of the solvers.
 GOVERNOR = ThreadGovernor()
+
+
+#: A ``Problem`` as the numba kernels of the solvers read it (``Problem.arrays``): the fields of
+#: ``Operator`` (so that the kernels of ``engine.solvers.delassus`` take it for one), of ``Partition``,
+#: then the rest. Flat, not made of those two: numba hands a parallel loop body no nested tuple.
+ProblemArrays = namedtuple("ProblemArrays", Operator._fields + Partition._fields + (
+    "rhs",            # (n_c, 3) float64, r (m/s) ordered (n, u, v), eq. 34
+    "friction",       # (n_c,) float64, mu_i
+    "cohesion",       # (n_c, 2) float64, cohesion C_i and tensile cap T_i (N s)
+    "residual_step",  # (n_c,) float64, steps s_i of Problem.residual
+    "rhs_scale",      # float, Problem.rhs_scale (m/s)
+))
 
 
 class Problem:
@@ -100,7 +114,7 @@ class Problem:
     Notes
     -----
     All arrays are read-only: a Problem is fixed once built, which makes the cached diagonal blocks,
-    row sums and partition safe.
+    row sums, partition and kernel bundles (``operator``, ``arrays``) safe.
     """
 
     def __init__(self, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
@@ -120,6 +134,8 @@ class Problem:
             cohesion = np.zeros((n_c, 2))
         self.cohesion = frozen(cohesion, np.float64, (n_c, 2), "cohesion", copy)  # (n_c, 2) float64 [C_i, T_i]
         check_entries(self)
+        self.operator = Operator(self.body_a, self.body_b, self.jacobian_a, self.jacobian_b, self.inverse_mass,
+                                 self.inverse_inertia, self.compliance)  # the arrays of N, for its kernels
 
     @property
     def n_contacts(self):
@@ -137,10 +153,10 @@ class Problem:
 
         Returns
         -------
-        contact_bounds : (n_parts + 1,) int64
-            Run k holds contacts contact_bounds[k]..contact_bounds[k + 1]-1.
-        body_bounds : (n_parts + 1,) int64
-            The bodies cut into as many runs, for the per-body step of the scatter.
+        Partition
+            contact_bounds (n_parts + 1,) int64: run k holds contacts
+            contact_bounds[k]..contact_bounds[k + 1]-1; body_bounds (n_parts + 1,) int64: the bodies
+            cut into as many runs, for the per-body step of the scatter.
 
         Notes
         -----
@@ -153,12 +169,12 @@ class Problem:
         body_bounds = runs * self.n_bodies // n_parts  # (n_parts + 1,) int64
         contact_bounds.flags.writeable = False
         body_bounds.flags.writeable = False
-        return contact_bounds, body_bounds
+        return Partition(contact_bounds, body_bounds)
 
     @property
     def parallel(self):
         """True when the operators run as parallel kernels (more than one run)."""
-        return self.partition[0].shape[0] > 2
+        return self.partition.contact_bounds.shape[0] > 2
 
     def run_parallel(self, name, kernel, *args):
         """Call the parallel kernel ``kernel(*args)`` through the shared ``GOVERNOR``.
@@ -169,24 +185,27 @@ class Problem:
         return GOVERNOR.run((name, self.n_contacts.bit_length()), kernel, *args)
 
     @cached_property
+    def arrays(self):
+        """The problem as one bundle for the numba kernels of the solvers (``ProblemArrays``)."""
+        return ProblemArrays(*self.operator, *self.partition, self.rhs, self.friction, self.cohesion,
+                             self.residual_step, self.rhs_scale)
+
+    @cached_property
     def _diagonal(self):
-        blocks = diagonal_blocks_kernel(self.body_a, self.body_b, self.jacobian_a, self.jacobian_b,
-                                        self.inverse_mass, self.inverse_inertia, self.compliance)
+        blocks = diagonal_blocks_kernel(self.operator)
         blocks.flags.writeable = False
         return blocks, self._diagonal_scale
 
     @cached_property
     def _diagonal_scale(self):
         # scalar scale: mean eigenvalue trace(N_ii)/3, > 0 because E_i > 0
-        scale = diagonal_scale_kernel(self.body_a, self.body_b, self.jacobian_a, self.jacobian_b,
-                                      self.inverse_mass, self.inverse_inertia, self.compliance)
+        scale = diagonal_scale_kernel(self.operator)
         scale.flags.writeable = False
         return scale
 
     @cached_property
     def _row_sums(self):
-        bound = row_sum_bound_kernel(self.body_a, self.body_b, self.jacobian_a, self.jacobian_b, self.inverse_mass,
-                                     self.inverse_inertia, self.compliance)
+        bound = row_sum_bound_kernel(self.operator)
         bound.flags.writeable = False
         return bound
 
@@ -214,14 +233,10 @@ class Problem:
         """
         gamma = np.ascontiguousarray(gamma, dtype=np.float64)
         if not self.parallel:
-            return body_velocity_kernel(self.body_a, self.body_b, self.jacobian_a, self.jacobian_b,
-                                        self.inverse_mass, self.inverse_inertia, gamma)
-        contact_bounds, body_bounds = self.partition
-        impulse = np.empty((contact_bounds.shape[0] - 1, self.n_bodies, 6))  # (n_parts, n_b, 6) scratch
+            return body_velocity_kernel(self.operator, gamma)
+        impulse = np.empty((self.partition.contact_bounds.shape[0] - 1, self.n_bodies, 6))  # (n_parts, n_b, 6)
         velocity = np.empty((self.n_bodies, 6))  # (n_b, 6) float64
-        self.run_parallel("velocity", body_velocity_parallel, contact_bounds, body_bounds, self.body_a, self.body_b,
-                          self.jacobian_a, self.jacobian_b, self.inverse_mass, self.inverse_inertia, gamma, impulse,
-                          velocity)
+        self.run_parallel("velocity", body_velocity_parallel, self.operator, self.partition, gamma, impulse, velocity)
         return velocity
 
     def contact_velocity(self, body_velocity):
@@ -232,8 +247,7 @@ class Problem:
         (n_c, 3) float64
             (u_n, u_u, u_v) per contact.
         """
-        return contact_velocity_kernel(self.body_a, self.body_b, self.jacobian_a, self.jacobian_b,
-                                       np.ascontiguousarray(body_velocity, dtype=np.float64))
+        return contact_velocity_kernel(self.operator, np.ascontiguousarray(body_velocity, dtype=np.float64))
 
     def apply(self, gamma):
         """Delassus product N gamma = D^T M^-1 D gamma + E gamma (eq. 33, 43).
@@ -249,20 +263,12 @@ class Problem:
             Contact velocities (m/s).
         """
         gamma = np.ascontiguousarray(gamma, dtype=np.float64)
-        contact_bounds, body_bounds = self.partition
-        impulse = np.empty((contact_bounds.shape[0] - 1, self.n_bodies, 6))  # (n_parts, n_b, 6) scratch
+        if not self.parallel:
+            return delassus_kernel(self.operator, gamma)
+        impulse = np.empty((self.partition.contact_bounds.shape[0] - 1, self.n_bodies, 6))  # (n_parts, n_b, 6)
         velocity = np.empty((self.n_bodies, 6))  # (n_b, 6) float64, M^-1 D gamma
         out = np.empty((self.n_contacts, 3))  # (n_c, 3) float64
-        if self.parallel:
-            self.run_parallel("apply", delassus_parallel, contact_bounds, body_bounds, self.body_a, self.body_b,
-                              self.jacobian_a, self.jacobian_b, self.inverse_mass, self.inverse_inertia,
-                              self.compliance, gamma, impulse, velocity, out)
-        else:
-            scatter_part(0, self.n_contacts, self.body_a, self.body_b, self.jacobian_a, self.jacobian_b, gamma,
-                         impulse[0])
-            body_velocity_range(0, self.n_bodies, impulse, self.inverse_mass, self.inverse_inertia, velocity)
-            delassus_part(0, self.n_contacts, self.body_a, self.body_b, self.jacobian_a, self.jacobian_b,
-                          self.compliance, velocity, gamma, out)
+        self.run_parallel("apply", delassus_parallel, self.operator, self.partition, gamma, impulse, velocity, out)
         return out
 
     def gradient(self, gamma):
@@ -280,8 +286,8 @@ class Problem:
         gamma = np.ascontiguousarray(gamma, dtype=np.float64)
         out = np.empty((self.n_contacts, 3))
         if self.parallel:
-            self.run_parallel("project", project_parallel, self.partition[0], gamma, self.friction, self.cohesion,
-                              out)
+            self.run_parallel("project", project_parallel, self.partition.contact_bounds, gamma, self.friction,
+                              self.cohesion, out)
         else:
             project_cohesive_sets(gamma, self.friction, self.cohesion, out)
         return out
@@ -341,8 +347,8 @@ class Problem:
         gradient = np.ascontiguousarray(gradient, dtype=np.float64)
         step = self.residual_step
         if self.parallel:
-            largest = self.run_parallel("residual", natural_residual_parallel, self.partition[0], gamma, gradient,
-                                        self.friction, self.cohesion, step)
+            largest = self.run_parallel("residual", natural_residual_parallel, self.partition.contact_bounds, gamma,
+                                        gradient, self.friction, self.cohesion, step)
         else:
             largest = natural_residual_kernel(gamma, gradient, self.friction, self.cohesion, step)
         return float(largest) / self.rhs_scale

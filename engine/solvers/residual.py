@@ -13,15 +13,14 @@ from extrados.engine.solvers.cone import project_cohesive_point
 
 
 @njit(cache=True)
-def natural_map_norm(gamma_n, gamma_u, gamma_v, gradient_n, gradient_u, gradient_v, friction, cohesion, tension,
-                     step):
+def natural_map_norm(impulse, gradient, friction, cohesion, tension, step):
     """||gamma_i - Pi_i(gamma_i - s_i g_i)|| / s_i of one contact (m/s), the term of ``Problem.residual``.
 
     Parameters
     ----------
-    gamma_n, gamma_u, gamma_v : float
-        Impulse of the contact.
-    gradient_n, gradient_u, gradient_v : float
+    impulse : 3-tuple of float
+        Impulse (gamma_n, gamma_u, gamma_v) of the contact.
+    gradient : 3-tuple of float
         Its row of g = N gamma + r (m/s).
     friction : float
         Friction coefficient.
@@ -35,6 +34,8 @@ def natural_map_norm(gamma_n, gamma_u, gamma_v, gradient_n, gradient_u, gradient
     float
         nan when an input is not finite.
     """
+    gamma_n, gamma_u, gamma_v = impulse
+    gradient_n, gradient_u, gradient_v = gradient
     if not (np.isfinite(gamma_n) and np.isfinite(gamma_u) and np.isfinite(gamma_v) and np.isfinite(gradient_n)
             and np.isfinite(gradient_u) and np.isfinite(gradient_v)):
         return np.nan
@@ -57,8 +58,9 @@ def natural_residual_part(start, stop, gamma, gradient, friction, cohesion, step
     """
     largest = 0.0
     for i in range(start, stop):
-        value = natural_map_norm(gamma[i, 0], gamma[i, 1], gamma[i, 2], gradient[i, 0], gradient[i, 1],
-                                 gradient[i, 2], friction[i], cohesion[i, 0], cohesion[i, 1], step[i])
+        value = natural_map_norm((gamma[i, 0], gamma[i, 1], gamma[i, 2]),
+                                 (gradient[i, 0], gradient[i, 1], gradient[i, 2]), friction[i], cohesion[i, 0],
+                                 cohesion[i, 1], step[i])
         if np.isnan(value):
             return value
         if value > largest:
