@@ -60,7 +60,7 @@ def apgd_pass_part(problem, inputs, outputs, part, start, stop):
     Parameters
     ----------
     problem : ProblemArrays
-        The problem (``Problem.arrays``).
+        The operator, r, the sets and the residual steps (``Problem.arrays``).
     inputs : PassInputs
         The metric, the extrapolation and the step.
     outputs : PassOutputs
@@ -74,17 +74,11 @@ def apgd_pass_part(problem, inputs, outputs, part, start, stop):
         Contact range.
     """
     precondition, metric, x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate = inputs
-    body_a = problem.body_a
-    body_b = problem.body_b
     jacobian_a = problem.jacobian_a
     jacobian_b = problem.jacobian_b
     compliance = problem.compliance
     rhs = problem.rhs
-    friction = problem.friction
-    cohesion = problem.cohesion
-    x_next = outputs.x_next
     impulse = outputs.impulse[part]
-    sums = outputs.sums[part]
     impulse[:] = 0.0
     step_norm = 0.0
     compliance_energy = 0.0
@@ -92,8 +86,8 @@ def apgd_pass_part(problem, inputs, outputs, part, start, stop):
     largest = 0.0
     finite = True
     for i in range(start, stop):
-        a = body_a[i]
-        b = body_b[i]
+        a = problem.body_a[i]
+        b = problem.body_b[i]
         # (a) y = x + beta (x - x_prev) and g_y = D^T w_y + E y + r
         y0 = x[i, 0] + beta * (x[i, 0] - x_prev[i, 0])
         y1 = x[i, 1] + beta * (x[i, 1] - x_prev[i, 1])
@@ -114,19 +108,19 @@ def apgd_pass_part(problem, inputs, outputs, part, start, stop):
                 h0 += jacobian_a[i, 0, k] * velocity_x[a, k] + jacobian_b[i, 0, k] * velocity_x[b, k]
                 h1 += jacobian_a[i, 1, k] * velocity_x[a, k] + jacobian_b[i, 1, k] * velocity_x[b, k]
                 h2 += jacobian_a[i, 2, k] * velocity_x[a, k] + jacobian_b[i, 2, k] * velocity_x[b, k]
-            value = natural_map_norm((x[i, 0], x[i, 1], x[i, 2]), (h0, h1, h2), friction[i], cohesion[i, 0],
-                                     cohesion[i, 1], problem.residual_step[i])
+            value = natural_map_norm((x[i, 0], x[i, 1], x[i, 2]), (h0, h1, h2), problem.friction[i],
+                                     problem.cohesion[i, 0], problem.cohesion[i, 1], problem.residual_step[i])
             if np.isnan(value):
                 finite = False
             elif value > largest:
                 largest = value
         # (a) projected step x+ = Pi(y - P g / L), d = x+ - y
         scaled = precondition[i] * inverse_lipschitz
-        n, u, v = project_cohesive_point(y0 - scaled * g0, y1 - scaled * g1, y2 - scaled * g2, friction[i],
-                                         cohesion[i, 0], cohesion[i, 1])
-        x_next[i, 0] = n
-        x_next[i, 1] = u
-        x_next[i, 2] = v
+        n, u, v = project_cohesive_point(y0 - scaled * g0, y1 - scaled * g1, y2 - scaled * g2, problem.friction[i],
+                                         problem.cohesion[i, 0], problem.cohesion[i, 1])
+        outputs.x_next[i, 0] = n
+        outputs.x_next[i, 1] = u
+        outputs.x_next[i, 2] = v
         d0 = n - y0
         d1 = u - y1
         d2 = v - y2
@@ -137,6 +131,7 @@ def apgd_pass_part(problem, inputs, outputs, part, start, stop):
         for k in range(6):
             impulse[a, k] += jacobian_a[i, 0, k] * d0 + jacobian_a[i, 1, k] * d1 + jacobian_a[i, 2, k] * d2
             impulse[b, k] += jacobian_b[i, 0, k] * d0 + jacobian_b[i, 1, k] * d1 + jacobian_b[i, 2, k] * d2
+    sums = outputs.sums[part]
     sums[0] = step_norm
     sums[1] = compliance_energy
     sums[2] = uphill

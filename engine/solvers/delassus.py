@@ -52,7 +52,7 @@ def scatter_part(operator, start, stop, gamma, impulse):
     Parameters
     ----------
     operator : Operator
-        The operator.
+        Its bodies and Jacobians, for D gamma.
     start, stop : int
         Contact range.
     gamma : (n_c, 3) float64
@@ -80,7 +80,7 @@ def body_velocity_range(operator, start, stop, impulse, velocity):
     Parameters
     ----------
     operator : Operator
-        The operator (its inverse masses and inertias).
+        Its inverse masses and inertias, for M^-1 per body.
     start, stop : int
         Body range.
     impulse : (n_parts, n_b, 6) float64
@@ -113,13 +113,25 @@ def body_velocity_range(operator, start, stop, impulse, velocity):
 
 
 @njit(cache=True)
+def gather_row(operator, i, a, b, row, velocity):
+    """Row ``row`` (0..2) of D_i^T v = J_a,i v_a + J_b,i v_b of contact i, between bodies a and b.
+
+    ``velocity`` (n_b, 6) holds the body twists; the row is a velocity (m/s) of the contact frame.
+    """
+    total = 0.0
+    for k in range(6):
+        total += operator.jacobian_a[i, row, k] * velocity[a, k] + operator.jacobian_b[i, row, k] * velocity[b, k]
+    return total
+
+
+@njit(cache=True)
 def delassus_part(operator, start, stop, velocity, gamma, out):
     """Rows start..stop-1 of N gamma = D^T w + E gamma, given w = M^-1 D gamma per body.
 
     Parameters
     ----------
     operator : Operator
-        The operator.
+        Its bodies, Jacobians and compliance, for D^T w + E gamma.
     start, stop : int
         Contact range.
     velocity : (n_b, 6) float64
@@ -129,16 +141,11 @@ def delassus_part(operator, start, stop, velocity, gamma, out):
     out : (n_c, 3) float64
         Rows start..stop-1 receive (N gamma)_i (m/s).
     """
-    jacobian_a = operator.jacobian_a
-    jacobian_b = operator.jacobian_b
     for i in range(start, stop):
         a = operator.body_a[i]
         b = operator.body_b[i]
         for row in range(3):
-            total = 0.0
-            for k in range(6):
-                total += jacobian_a[i, row, k] * velocity[a, k] + jacobian_b[i, row, k] * velocity[b, k]
-            out[i, row] = total + operator.compliance[i, row] * gamma[i, row]
+            out[i, row] = gather_row(operator, i, a, b, row, velocity) + operator.compliance[i, row] * gamma[i, row]
 
 
 @njit(cache=True)
@@ -148,7 +155,7 @@ def body_velocity_kernel(operator, gamma):
     Parameters
     ----------
     operator : Operator
-        The operator.
+        Its bodies, Jacobians, inverse masses and inertias, for M^-1 D gamma.
     gamma : (n_c, 3) float64
         Impulses (gamma_n, gamma_u, gamma_v).
 
@@ -167,19 +174,9 @@ def body_velocity_kernel(operator, gamma):
 
 @njit(cache=True)
 def delassus_kernel(operator, gamma):
-    """Delassus product N gamma = D^T M^-1 D gamma + E gamma on the calling thread: scatter, M^-1, gather.
+    """N gamma = D^T M^-1 D gamma + E gamma (m/s, (n_c, 3)) of impulses ``gamma`` (n_c, 3), on the calling thread.
 
-    Parameters
-    ----------
-    operator : Operator
-        The operator.
-    gamma : (n_c, 3) float64
-        Impulses.
-
-    Returns
-    -------
-    (n_c, 3) float64
-        N gamma (m/s).
+    The scatter, M^-1 per body and gather of ``delassus_parallel`` as one run.
     """
     velocity = body_velocity_kernel(operator, gamma)  # (n_b, 6) float64, M^-1 D gamma
     out = np.empty((gamma.shape[0], 3))  # (n_c, 3) float64
@@ -194,7 +191,7 @@ def body_velocity_parallel(operator, partition, gamma, impulse, velocity):
     Parameters
     ----------
     operator : Operator
-        The operator.
+        As in ``body_velocity_kernel``.
     partition : Partition
         Runs of contacts and of bodies (``Problem.partition``).
     gamma : (n_c, 3) float64
@@ -225,16 +222,8 @@ def delassus_parallel(operator, partition, gamma, impulse, velocity, out):
 
     Parameters
     ----------
-    operator : Operator
-        The operator.
-    partition : Partition
-        Runs of contacts and of bodies (``Problem.partition``).
-    gamma : (n_c, 3) float64
-        Impulses.
-    impulse : (n_parts, n_b, 6) float64
-        Scratch accumulators.
-    velocity : (n_b, 6) float64
-        Receives M^-1 D gamma.
+    operator, partition, gamma, impulse, velocity
+        As in ``body_velocity_parallel``.
     out : (n_c, 3) float64
         Receives N gamma (m/s).
     """
@@ -255,7 +244,7 @@ def contact_velocity_kernel(operator, body_velocity):
     Parameters
     ----------
     operator : Operator
-        The operator.
+        Its bodies and Jacobians, for D^T v.
     body_velocity : (n_b, 6) float64
         Body twists [linear, angular] in world frame.
 
@@ -264,18 +253,13 @@ def contact_velocity_kernel(operator, body_velocity):
     (n_c, 3) float64
         Velocities (u_n, u_u, u_v) per contact.
     """
-    jacobian_a = operator.jacobian_a
-    jacobian_b = operator.jacobian_b
     n_contacts = operator.body_a.shape[0]
     out = np.empty((n_contacts, 3))  # (n_c, 3) float64
     for i in range(n_contacts):
         a = operator.body_a[i]
         b = operator.body_b[i]
         for row in range(3):
-            total = 0.0
-            for k in range(6):
-                total += jacobian_a[i, row, k] * body_velocity[a, k] + jacobian_b[i, row, k] * body_velocity[b, k]
-            out[i, row] = total
+            out[i, row] = gather_row(operator, i, a, b, row, body_velocity)
     return out
 
 
@@ -286,7 +270,7 @@ def side_entry(operator, jacobian, body, row, col):
     Parameters
     ----------
     operator : Operator
-        The operator.
+        Its inverse masses and inertias, for M_B^-1.
     jacobian : (3, 6) float64
         J_a,i or J_b,i.
     body : int

@@ -46,7 +46,7 @@ def gauss_seidel_sweep(problem, sweep, gamma, body_velocity):
     Parameters
     ----------
     problem : ProblemArrays
-        The problem (``Problem.arrays``).
+        The operator, r and the sets (``Problem.arrays``).
     sweep : Sweep
         Block steps, over-relaxation and smoothing.
     gamma : (n_c, 3) float64
@@ -55,28 +55,22 @@ def gauss_seidel_sweep(problem, sweep, gamma, body_velocity):
         Accumulator M^-1 D gamma, updated in place to stay consistent with ``gamma``.
     """
     step, relaxation, smoothing = sweep
-    body_a = problem.body_a
-    body_b = problem.body_b
     jacobian_a = problem.jacobian_a
     jacobian_b = problem.jacobian_b
-    inverse_mass = problem.inverse_mass
     inverse_inertia = problem.inverse_inertia
-    compliance = problem.compliance
-    friction = problem.friction
-    cohesion = problem.cohesion
-    rhs = problem.rhs
     for i in range(gamma.shape[0]):
-        a = body_a[i]
-        b = body_b[i]
+        a = problem.body_a[i]
+        b = problem.body_b[i]
         # (1) local velocity u_i = (N gamma + r)_i from the accumulator
         trial = np.empty(3)
         for row in range(3):
-            u = rhs[i, row] + compliance[i, row] * gamma[i, row]
+            u = problem.rhs[i, row] + problem.compliance[i, row] * gamma[i, row]
             for k in range(6):
                 u += jacobian_a[i, row, k] * body_velocity[a, k] + jacobian_b[i, row, k] * body_velocity[b, k]
             trial[row] = gamma[i, row] - relaxation * step[i] * u
         # (2) projected, smoothed update
-        n, tu, tv = project_cohesive_point(trial[0], trial[1], trial[2], friction[i], cohesion[i, 0], cohesion[i, 1])
+        n, tu, tv = project_cohesive_point(trial[0], trial[1], trial[2], problem.friction[i], problem.cohesion[i, 0],
+                                           problem.cohesion[i, 1])
         change = np.empty(3)
         change[0] = smoothing * (n - gamma[i, 0])
         change[1] = smoothing * (tu - gamma[i, 1])
@@ -91,7 +85,7 @@ def gauss_seidel_sweep(problem, sweep, gamma, body_velocity):
             for k in range(6):
                 impulse[k] = jacobian[0, k] * change[0] + jacobian[1, k] * change[1] + jacobian[2, k] * change[2]
             for k in range(3):
-                body_velocity[body, k] += inverse_mass[body] * impulse[k]
+                body_velocity[body, k] += problem.inverse_mass[body] * impulse[k]
                 body_velocity[body, 3 + k] += (inverse_inertia[body, k, 0] * impulse[3]
                                                + inverse_inertia[body, k, 1] * impulse[4]
                                                + inverse_inertia[body, k, 2] * impulse[5])
@@ -104,7 +98,7 @@ def gauss_seidel_iterate(problem, sweep, tolerance, max_sweeps, gamma, history):
     Parameters
     ----------
     problem : ProblemArrays
-        The problem (``Problem.arrays``).
+        The problem (``Problem.arrays``), whose residual is that of ``Problem.residual``.
     sweep : Sweep
         As in ``gauss_seidel_sweep``.
     tolerance : float
