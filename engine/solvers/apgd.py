@@ -33,10 +33,10 @@ cap, on non-finite values, or when an evaluated residual reaches the tolerance, 
 confirmation from scratch (then it resumes where it stopped). On the time steps of a wall of 105
 blocks (1,140 contacts, about 15 iterations a step, two shared cores) a pass takes 60 us in the
 kernel; it took 100-113 us when Python drove every pass, and takes 67-75 us with the fixed costs of
-the solve included. With several runs (``Problem.partition``) each pass is ``apgd_pass_parallel``,
-and the whole call goes through the thread governor, which times it as one kernel. The final
-Lipschitz estimate is reported (``SolverResult.lipschitz``) so that the next time step may start
-from it (``lipschitz0``).
+the solve included. With several runs (``Problem.partition``) each pass is
+``apgd_pass.apgd_pass_parallel``, and the whole call goes through the thread governor, which times
+it as one kernel. The final Lipschitz estimate is reported (``SolverResult.lipschitz``) so that the
+next time step may start from it (``lipschitz0``).
 """
 import time
 from typing import NamedTuple
@@ -94,7 +94,8 @@ def apgd_iterate(problem, settings, state, evaluated, best, history):
     Parameters
     ----------
     problem : ProblemArrays
-        The problem (``Problem.arrays``); with several runs every pass is ``apgd_pass_parallel``.
+        The problem (``Problem.arrays``); with several runs every pass is
+        ``apgd_pass.apgd_pass_parallel``.
     settings : Settings
         Metric, tolerance, iteration cap and residual interval.
     state : IterationState
