@@ -47,7 +47,7 @@ class PairFeatures(NamedTuple):
     """The SAT's choice for each pair it found within the envelope, and the relative pose it was made at."""
 
     key: np.ndarray      # (n_kept,) int64, a * n_blocks + b of the pair (a < b), increasing
-    feature: np.ndarray  # (n_kept, 3) int64, kind, first, second (engine.collision.narrow_phase)
+    feature: np.ndarray  # (n_kept, 3) int64, kind, first, second (engine.collision.feature_id)
     pose: np.ndarray     # (n_kept, POSE_SIZE) float64, relative pose when the SAT ran
 
 

@@ -12,7 +12,7 @@ from numba import njit
 
 from extrados.engine.geometry.quaternion import quat_to_rows
 
-#: Feature ids (engine.collision.narrow_phase) give a face or edge index 16 bits
+#: Feature ids (engine.collision.feature_id) give a face or edge index 16 bits
 #: and a polygon corner 11 bits.
 MAX_FACES_PER_BLOCK = 1 << 16
 MAX_EDGES_PER_BLOCK = 1 << 16

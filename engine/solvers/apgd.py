@@ -19,23 +19,13 @@ contact points per joint, tiny compliance) the solution set is nearly flat and t
 which impulse distribution is returned: it differs from the one of the old scaling, not the
 resultants or the velocities.
 
-One pass over the contacts per iteration. The body velocities w = M^-1 D gamma are carried with
-the impulses, so that N gamma + r = D^T w + E gamma + r. The extrapolation is linear, hence
-
-    y = x_k + beta (x_k - x_{k-1}),   w_y = w_k + beta (w_k - w_{k-1})   (O(n_b)),
-
-and one pass, reading each contact Jacobian once, does all of an iteration:
-
-    (a) gather g_y = D^T w_y + E y + r, step x+ = Pi(y - P g_y / L), d = x+ - y,
-    (b) scatter D d per body: d^T N d = (D d)^T M^-1 (D d) + d^T E d for the backtracking test,
-        and w_{k+1} = w_y + M^-1 D d,
-    (c) every ``RESIDUAL_INTERVAL`` iterations, gather g_x = D^T w_k + E x_k + r and the residual
-        of the current iterate x_k (``Problem.residual``, so a stop is decided one pass later).
-
-The textbook form costs two products with N and a dozen (n_c, 3) temporaries per iteration. The
-carried w drift from M^-1 D x by rounding only (1e-10 relative after 1,000 iterations on 60,000
-contacts); a stop is confirmed with ``Problem.residual`` from scratch, and the velocities are
-recomputed if it is not confirmed.
+One pass over the contacts per iteration (``engine.solvers.apgd_pass``): the body velocities
+w = M^-1 D gamma are carried with the impulses and extrapolated with them, so that one pass, reading
+each contact Jacobian once, does the gather, the projected step, the scatter for the backtracking
+test and, every ``RESIDUAL_INTERVAL`` iterations, the residual of x_k. The carried w drift from
+M^-1 D x by rounding only (1e-10 relative after 1,000 iterations on 60,000 contacts); a stop is
+confirmed with ``Problem.residual`` from scratch, and the velocities are recomputed if it is not
+confirmed.
 
 The iteration runs in numba. ``apgd_iterate`` does whole iterations, the extrapolation of w, the
 passes with their backtracking, momentum and restart, and returns to Python only at the iteration
@@ -43,30 +33,29 @@ cap, on non-finite values, or when an evaluated residual reaches the tolerance, 
 confirmation from scratch (then it resumes where it stopped). On the time steps of a wall of 105
 blocks (1,140 contacts, about 15 iterations a step, two shared cores) a pass takes 60 us in the
 kernel; it took 100-113 us when Python drove every pass, and takes 67-75 us with the fixed costs of
-the solve included. With several runs (``Problem.partition``) each pass is ``apgd_pass_parallel``,
-and the whole call goes through the thread governor, which times it as one kernel. The final
-Lipschitz estimate is reported (``SolverResult.lipschitz``) so that the next time step may start
-from it (``lipschitz0``).
+the solve included. With several runs (``Problem.partition``) each pass is
+``apgd_pass.apgd_pass_parallel``, and the whole call goes through the thread governor, which times
+it as one kernel. The final Lipschitz estimate is reported (``SolverResult.lipschitz``) so that the
+next time step may start from it (``lipschitz0``).
 """
 import time
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from extrados.engine.solvers.cone import project_cohesive_point
-from extrados.engine.solvers.problem import body_velocity_range, natural_map_norm
+from extrados.engine.solvers.apgd_pass import PassInputs, PassOutputs, apgd_pass
 from extrados.engine.solvers.result import finish
 
 #: Lipschitz estimate multiplier after a rejected step (Mazhar et al. 2015 double it).
 LIPSCHITZ_GROWTH = 2.0
 #: Lipschitz estimate multiplier after an accepted step: lets the step size grow again (Mazhar et al. 2015).
 LIPSCHITZ_DECAY = 0.9
-#: Iterations between residual evaluations (c) when no history is kept. The residual costs a second
-#: gather and projection per contact: a pass with it took 1.6 times as long (59,500 contacts, one
-#: thread), and evaluating every fourth iterate made that solve 18% faster than evaluating all.
-#: Only evaluated iterates are candidates for the stop and the best iterate, so a solve may run up
-#: to three iterations longer.
+#: Iterations between residual evaluations (step (c) of ``engine.solvers.apgd_pass``) when no history
+#: is kept. The residual costs a second gather and projection per contact: a pass with it took 1.6
+#: times as long (59,500 contacts, one thread), and evaluating every fourth iterate made that solve
+#: 18% faster than evaluating all. Only evaluated iterates are candidates for the stop and the best
+#: iterate, so a solve may run up to three iterations longer.
 RESIDUAL_INTERVAL = 4
 #: Why ``apgd_iterate`` returned: the iteration cap, an evaluated residual at the tolerance (to be
 #: confirmed from scratch), a residual or curvature that is not finite.
@@ -88,205 +77,27 @@ class IterationState(NamedTuple):
     velocity_prev: np.ndarray  # (n_b, 6) float64 w_{k-1}
 
 
-@njit(cache=True)
-def apgd_pass_part(start, stop, body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction, cohesion,
-                   residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz,
-                   evaluate, x_next, impulse, sums):
-    """Steps (a)-(c) of the module docstring for contacts start..stop-1.
+class Settings(NamedTuple):
+    """What stays fixed through one APGD solve, besides the problem."""
 
-    Parameters
-    ----------
-    start, stop : int
-        Contact range.
-    body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction, cohesion : arrays
-        The problem (see ``Problem``).
-    residual_step : (n_c,) float64
-        Steps s_i of ``Problem.residual``.
-    precondition, metric : (n_c,) float64
-        p_i and 1 / p_i.
-    x, x_prev : (n_c, 3) float64
-        Iterates x_k and x_{k-1}.
-    beta : float
-        Momentum coefficient.
-    velocity_x, velocity_y : (n_b, 6) float64
-        w_k = M^-1 D x_k and w_y.
-    inverse_lipschitz : float
-        1 / L.
-    evaluate : bool
-        Compute the residual term (c) of x_k.
-    x_next : (n_c, 3) float64
-        Receives x+ on the range.
-    impulse : (n_b, 6) float64
-        Overwritten with D d summed over the range, per body.
-    sums : (4,) float64
-        Receives ||d||_P^2 = sum_i d_i^T d_i / p_i, d^T E d, g_y^T (x+ - x_k) and the largest
-        natural-map term of x_k (m/s; nan if one is not finite; 0 unless ``evaluate``).
-    """
-    impulse[:] = 0.0
-    step_norm = 0.0
-    compliance_energy = 0.0
-    uphill = 0.0
-    largest = 0.0
-    finite = True
-    for i in range(start, stop):
-        a = body_a[i]
-        b = body_b[i]
-        # (a) y = x + beta (x - x_prev) and g_y = D^T w_y + E y + r
-        y0 = x[i, 0] + beta * (x[i, 0] - x_prev[i, 0])
-        y1 = x[i, 1] + beta * (x[i, 1] - x_prev[i, 1])
-        y2 = x[i, 2] + beta * (x[i, 2] - x_prev[i, 2])
-        g0 = rhs[i, 0] + compliance[i, 0] * y0
-        g1 = rhs[i, 1] + compliance[i, 1] * y1
-        g2 = rhs[i, 2] + compliance[i, 2] * y2
-        for k in range(6):
-            g0 += jacobian_a[i, 0, k] * velocity_y[a, k] + jacobian_b[i, 0, k] * velocity_y[b, k]
-            g1 += jacobian_a[i, 1, k] * velocity_y[a, k] + jacobian_b[i, 1, k] * velocity_y[b, k]
-            g2 += jacobian_a[i, 2, k] * velocity_y[a, k] + jacobian_b[i, 2, k] * velocity_y[b, k]
-        # (c) natural-map term of x_k with g_x = D^T w_k + E x_k + r
-        if evaluate:
-            h0 = rhs[i, 0] + compliance[i, 0] * x[i, 0]
-            h1 = rhs[i, 1] + compliance[i, 1] * x[i, 1]
-            h2 = rhs[i, 2] + compliance[i, 2] * x[i, 2]
-            for k in range(6):
-                h0 += jacobian_a[i, 0, k] * velocity_x[a, k] + jacobian_b[i, 0, k] * velocity_x[b, k]
-                h1 += jacobian_a[i, 1, k] * velocity_x[a, k] + jacobian_b[i, 1, k] * velocity_x[b, k]
-                h2 += jacobian_a[i, 2, k] * velocity_x[a, k] + jacobian_b[i, 2, k] * velocity_x[b, k]
-            value = natural_map_norm(x[i, 0], x[i, 1], x[i, 2], h0, h1, h2, friction[i], cohesion[i, 0],
-                                     cohesion[i, 1], residual_step[i])
-            if np.isnan(value):
-                finite = False
-            elif value > largest:
-                largest = value
-        # (a) projected step x+ = Pi(y - P g / L), d = x+ - y
-        scaled = precondition[i] * inverse_lipschitz
-        n, u, v = project_cohesive_point(y0 - scaled * g0, y1 - scaled * g1, y2 - scaled * g2, friction[i],
-                                         cohesion[i, 0], cohesion[i, 1])
-        x_next[i, 0] = n
-        x_next[i, 1] = u
-        x_next[i, 2] = v
-        d0 = n - y0
-        d1 = u - y1
-        d2 = v - y2
-        step_norm += metric[i] * (d0 * d0 + d1 * d1 + d2 * d2)
-        compliance_energy += compliance[i, 0] * d0 * d0 + compliance[i, 1] * d1 * d1 + compliance[i, 2] * d2 * d2
-        uphill += g0 * (n - x[i, 0]) + g1 * (u - x[i, 1]) + g2 * (v - x[i, 2])
-        # (b) D d: J_a^T d to body a, J_b^T d to body b
-        for k in range(6):
-            impulse[a, k] += jacobian_a[i, 0, k] * d0 + jacobian_a[i, 1, k] * d1 + jacobian_a[i, 2, k] * d2
-            impulse[b, k] += jacobian_b[i, 0, k] * d0 + jacobian_b[i, 1, k] * d1 + jacobian_b[i, 2, k] * d2
-    sums[0] = step_norm
-    sums[1] = compliance_energy
-    sums[2] = uphill
-    sums[3] = largest if finite else np.nan
-
-
-@njit(cache=True, parallel=True)
-def apgd_pass_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass,
-                       inverse_inertia, compliance, rhs, friction, cohesion, residual_step, precondition, metric, x,
-                       x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate, x_next, impulse, sums,
-                       velocity_step):
-    """One APGD pass with one thread per run of ``Problem.partition``.
-
-    Parameters
-    ----------
-    contact_bounds, body_bounds : (n_parts + 1,) int64
-        Runs of contacts and of bodies.
-    impulse : (n_parts, n_b, 6) float64
-        Scratch accumulators of D d.
-    sums : (n_parts, 4) float64
-        Receives the sums of ``apgd_pass_part`` per run.
-    velocity_step : (n_b, 6) float64
-        Receives M^-1 D d.
-    others
-        As in ``apgd_pass_part``.
-
-    Returns
-    -------
-    float
-        (D d)^T M^-1 (D d).
-    """
-    n_parts = contact_bounds.shape[0] - 1
-    for part in prange(n_parts):
-        apgd_pass_part(contact_bounds[part], contact_bounds[part + 1], body_a, body_b, jacobian_a, jacobian_b,
-                       compliance, rhs, friction, cohesion, residual_step, precondition, metric, x, x_prev, beta,
-                       velocity_x, velocity_y, inverse_lipschitz, evaluate, x_next, impulse[part], sums[part])
-    energy = np.empty(n_parts)  # (n_parts,) float64
-    for part in prange(n_parts):
-        energy[part] = body_velocity_range(body_bounds[part], body_bounds[part + 1], impulse, inverse_mass,
-                                           inverse_inertia, velocity_step)
-    return energy.sum()
+    precondition: np.ndarray  # (n_c,) float64, p_i of P = diag(p_i)
+    metric: np.ndarray  # (n_c,) float64, 1 / p_i
+    tolerance: float  # residual that stops the iteration
+    max_iterations: int  # iteration cap, counted with IterationState.iterations
+    interval: int  # iterations between residual evaluations (1 when a history is kept)
 
 
 @njit(cache=True)
-def apgd_pass(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-              compliance, rhs, friction, cohesion, residual_step, precondition, metric, x, x_prev, beta, velocity_x,
-              velocity_y, inverse_lipschitz, evaluate, x_next, impulse, sums, velocity_step):
-    """Steps (a)-(c) over all contacts: on the calling thread for one run, else ``apgd_pass_parallel``.
-
-    Parameters
-    ----------
-    contact_bounds, body_bounds : (n_parts + 1,) int64
-        ``Problem.partition``.
-    others
-        As in ``apgd_pass_parallel``.
-
-    Returns
-    -------
-    energy : float
-        (D d)^T M^-1 (D d), so that d^T N d = energy + d^T E d.
-    step_norm, compliance_energy, uphill : float
-        The sums of ``apgd_pass_part`` over all runs, in run order.
-    largest : float
-        The largest natural-map term of x_k (m/s); nan if one is not finite; 0 unless ``evaluate``.
-    """
-    n_parts = contact_bounds.shape[0] - 1
-    if n_parts == 1:
-        apgd_pass_part(0, body_a.shape[0], body_a, body_b, jacobian_a, jacobian_b, compliance, rhs, friction,
-                       cohesion, residual_step, precondition, metric, x, x_prev, beta, velocity_x, velocity_y,
-                       inverse_lipschitz, evaluate, x_next, impulse[0], sums[0])
-        energy = body_velocity_range(0, inverse_mass.shape[0], impulse, inverse_mass, inverse_inertia, velocity_step)
-    else:
-        energy = apgd_pass_parallel(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass,
-                                    inverse_inertia, compliance, rhs, friction, cohesion, residual_step, precondition,
-                                    metric, x, x_prev, beta, velocity_x, velocity_y, inverse_lipschitz, evaluate,
-                                    x_next, impulse, sums, velocity_step)
-    step_norm = 0.0
-    compliance_energy = 0.0
-    uphill = 0.0
-    largest = 0.0
-    for part in range(n_parts):
-        step_norm += sums[part, 0]
-        compliance_energy += sums[part, 1]
-        uphill += sums[part, 2]
-        if np.isnan(sums[part, 3]) or np.isnan(largest):
-            largest = np.nan
-        elif sums[part, 3] > largest:
-            largest = sums[part, 3]
-    return energy, step_norm, compliance_energy, uphill, largest
-
-
-@njit(cache=True)
-def apgd_iterate(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-                 compliance, rhs, friction, cohesion, residual_step, rhs_scale, precondition, metric, tolerance,
-                 max_iterations, interval, state, evaluated, best, history):
+def apgd_iterate(problem, settings, state, evaluated, best, history):
     """Steps (2)-(7) of APGD, iteration after iteration, until the cap, a stop to confirm or non-finite values.
 
     Parameters
     ----------
-    contact_bounds, body_bounds : (n_parts + 1,) int64
-        ``Problem.partition``; with several runs every pass is ``apgd_pass_parallel``.
-    body_a ... residual_step
-        The problem (see ``Problem``).
-    rhs_scale : float
-        ``Problem.rhs_scale`` (m/s).
-    precondition, metric : (n_c,) float64
-        p_i and 1 / p_i.
-    tolerance : float
-        Residual that stops the iteration.
-    max_iterations : int
-        Iteration cap, counted with ``state.iterations``.
-    interval : int
-        Iterations between residual evaluations.
+    problem : ProblemArrays
+        The problem (``Problem.arrays``); with several runs every pass is
+        ``apgd_pass.apgd_pass_parallel``.
+    settings : Settings
+        Metric, tolerance, iteration cap and residual interval.
     state : IterationState
         Where the iteration stands; its arrays are used in place.
     evaluated : bool
@@ -296,7 +107,8 @@ def apgd_iterate(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobi
         Receives the evaluated iterate of smallest residual when that improves on
         ``state.best_residual``.
     history : (max_iterations,) or (0,) float64
-        Receives the residual of x_k at index k - 1 for k >= 1 when not empty (then ``interval`` is 1).
+        Receives the residual of x_k at index k - 1 for k >= 1 when not empty (then ``settings.interval``
+        is 1).
 
     Returns
     -------
@@ -307,32 +119,32 @@ def apgd_iterate(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobi
         to be done, its residual evaluated.
     """
     iterations, beta, theta, lipschitz, best_residual, x, x_prev, x_next, velocity_x, velocity_prev = state
-    n_parts = contact_bounds.shape[0] - 1
-    n_bodies = inverse_mass.shape[0]
+    n_parts = problem.contact_bounds.shape[0] - 1
+    n_bodies = problem.inverse_mass.shape[0]
     impulse = np.empty((n_parts, n_bodies, 6))  # (n_parts, n_b, 6) scratch for D d
     sums = np.empty((n_parts, 4))  # (n_parts, 4) scratch
     velocity_y = np.empty((n_bodies, 6))  # (n_b, 6) w_y
     velocity_step = np.empty((n_bodies, 6))  # (n_b, 6) M^-1 D d
     record = history.shape[0] > 0
     stop = ITERATION_CAP
-    while iterations < max_iterations:
+    while iterations < settings.max_iterations:
         for body in range(n_bodies):
             for k in range(6):
                 velocity_y[body, k] = velocity_x[body, k] + beta * (velocity_x[body, k] - velocity_prev[body, k])
-        evaluate = iterations % interval == 0 and not evaluated
+        evaluate = iterations % settings.interval == 0 and not evaluated
         evaluated = False
         # (2)-(3) gradient at the extrapolated point and projected step x+ = Pi(y - P g / L),
         #     backtracking until the quadratic upper bound f(x+) <= f(y) + g^T d + L/2 ||d||_P^2
         #     holds, d = x+ - y; for a quadratic f this is exactly d^T N d <= L ||d||_P^2
         while True:
             energy, step_norm, compliance_energy, uphill, largest = apgd_pass(
-                contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-                compliance, rhs, friction, cohesion, residual_step, precondition, metric, x, x_prev, beta, velocity_x,
-                velocity_y, 1.0 / lipschitz, evaluate, x_next, impulse, sums, velocity_step)
+                problem, PassInputs(settings.precondition, settings.metric, x, x_prev, beta, velocity_x, velocity_y,
+                                    1.0 / lipschitz, evaluate),
+                PassOutputs(x_next, impulse, sums, velocity_step))
             if evaluate:
                 # (5) residual and best iterate, for x_k
                 evaluate = False
-                residual = largest / rhs_scale
+                residual = largest / problem.rhs_scale
                 if record and iterations > 0:
                     history[iterations - 1] = residual
                 if not np.isfinite(residual):
@@ -341,7 +153,7 @@ def apgd_iterate(contact_bounds, body_bounds, body_a, body_b, jacobian_a, jacobi
                 if residual < best_residual:
                     best[:] = x
                     best_residual = residual
-                if best_residual <= tolerance:
+                if best_residual <= settings.tolerance:
                     stop = STOP_TO_CONFIRM
                     break
             curvature = energy + compliance_energy
@@ -414,17 +226,13 @@ def scaled_norm(scale, vector):
     return np.sqrt(total)
 
 
-def iterate(problem, precondition, metric, tolerance, max_iterations, interval, state, evaluated, best, history):
+def iterate(problem, settings, state, evaluated, best, history):
     """``apgd_iterate`` on the arrays of ``problem``, through ``Problem.run_parallel`` when it has several runs.
 
     The governor then times whole runs of iterations, so that its choice of thread count carries
     over from one time step to the next.
     """
-    contact_bounds, body_bounds = problem.partition
-    arguments = (contact_bounds, body_bounds, problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b,
-                 problem.inverse_mass, problem.inverse_inertia, problem.compliance, problem.rhs, problem.friction,
-                 problem.cohesion, problem.residual_step, problem.rhs_scale, precondition, metric, float(tolerance),
-                 int(max_iterations), interval, state, evaluated, best, history)
+    arguments = (problem.arrays, settings, state, evaluated, best, history)
     if problem.parallel:
         return problem.run_parallel("apgd", apgd_iterate, *arguments)
     return apgd_iterate(*arguments)
@@ -469,7 +277,8 @@ def solve_apgd(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record
     else:
         metric = np.ones(problem.n_contacts)  # (n_c,) P^-1
     precondition = 1.0 / metric  # (n_c,) P
-    interval = 1 if record_history else RESIDUAL_INTERVAL
+    settings = Settings(precondition, metric, float(tolerance), int(max_iterations),
+                        1 if record_history else RESIDUAL_INTERVAL)
     if lipschitz0 is None or not lipschitz0 > 0:
         lipschitz0 = initial_lipschitz(problem, precondition)
     velocity_x = problem.velocity(x)  # (n_b, 6) float64
@@ -480,8 +289,7 @@ def solve_apgd(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record
     residuals = np.empty(max_iterations if record_history else 0)  # (max_iterations,) float64 history
     evaluated = converged = False
     while True:
-        stop, state = iterate(problem, precondition, metric, tolerance, max_iterations, interval, state, evaluated,
-                              best, residuals)
+        stop, state = iterate(problem, settings, state, evaluated, best, residuals)
         if stop != STOP_TO_CONFIRM:
             break
         # confirm from scratch; on a miss, resynchronise the carried velocities and go on

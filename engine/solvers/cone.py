@@ -35,7 +35,7 @@ T >= C/mu); for mu = 0 it is the cylinder {n >= -T} x {||t|| <= C}; with C = T =
 ``project_cohesive_point`` projects onto S_i and ``cohesive_projection_jacobian`` differentiates it.
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 @njit(cache=True)
@@ -177,7 +177,20 @@ def project_cohesive_sets(gamma, friction, cohesion, out):
     out : (n_c, 3) float64
         Receives the projection; may be ``gamma`` itself.
     """
-    for i in range(gamma.shape[0]):
+    project_range(0, gamma.shape[0], gamma, friction, cohesion, out)
+
+
+@njit(cache=True, parallel=True)
+def project_parallel(contact_bounds, gamma, friction, cohesion, out):
+    """``project_cohesive_sets`` with one thread per run of ``contact_bounds`` (n_parts + 1,)."""
+    for part in prange(contact_bounds.shape[0] - 1):
+        project_range(contact_bounds[part], contact_bounds[part + 1], gamma, friction, cohesion, out)
+
+
+@njit(cache=True)
+def project_range(start, stop, gamma, friction, cohesion, out):
+    """Rows start..stop-1 of ``project_cohesive_sets``."""
+    for i in range(start, stop):
         n, u, v = project_cohesive_point(gamma[i, 0], gamma[i, 1], gamma[i, 2], friction[i], cohesion[i, 0],
                                          cohesion[i, 1])
         out[i, 0] = n

@@ -23,18 +23,25 @@ from extrados.engine.solvers.result import finish
 
 
 @njit(cache=True)
-def body_stiffness_kernel(body_a, body_b, jacobian_a, jacobian_b, step, n_bodies):
+def body_stiffness_kernel(operator, step):
     """Per-body sums H_B = sum_i eta_i J_iB^T J_iB of eq. (J2).
+
+    Parameters
+    ----------
+    operator : Operator
+        The operator (``Problem.operator``).
+    step : (n_c,) float64
+        Per-contact steps eta_i.
 
     Returns
     -------
     (n_b, 6, 6) float64
     """
-    stiffness = np.zeros((n_bodies, 6, 6))  # (n_b, 6, 6) float64
-    for i in range(body_a.shape[0]):
+    stiffness = np.zeros((operator.inverse_mass.shape[0], 6, 6))  # (n_b, 6, 6) float64
+    for i in range(operator.body_a.shape[0]):
         for side in range(2):
-            body = body_a[i] if side == 0 else body_b[i]
-            jacobian = jacobian_a[i] if side == 0 else jacobian_b[i]
+            body = operator.body_a[i] if side == 0 else operator.body_b[i]
+            jacobian = operator.jacobian_a[i] if side == 0 else operator.jacobian_b[i]
             for row in range(6):
                 for col in range(6):
                     stiffness[body, row, col] += step[i] * (jacobian[0, row] * jacobian[0, col]
@@ -45,8 +52,7 @@ def body_stiffness_kernel(body_a, body_b, jacobian_a, jacobian_b, step, n_bodies
 
 def scaled_lipschitz_bound(problem, step):
     """Upper bound (J2) on lambda_max(eta^1/2 N eta^1/2) for per-contact steps ``step`` (n_c,)."""
-    stiffness = body_stiffness_kernel(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b,
-                                      step, problem.n_bodies)  # (n_b, 6, 6)
+    stiffness = body_stiffness_kernel(problem.operator, step)  # (n_b, 6, 6)
     # M_B^-1/2 = blockdiag(sqrt(m^-1) I_3, (I^-1)^1/2), the root from the eigen-decomposition
     values, vectors = np.linalg.eigh(problem.inverse_inertia)  # (n_b, 3), (n_b, 3, 3)
     root = np.zeros((problem.n_bodies, 6, 6))

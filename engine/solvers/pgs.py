@@ -20,61 +20,57 @@ self-equilibrated impulses of over-constrained joints are pinned only by the com
 converge at a rate of about E / lambda(N_ii) per sweep.
 """
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from extrados.engine.solvers.cone import project_cohesive_point
-from extrados.engine.solvers.problem import body_velocity_kernel, contact_velocity_kernel, natural_residual_kernel
+from extrados.engine.solvers.delassus import body_velocity_kernel, contact_velocity_kernel
+from extrados.engine.solvers.residual import natural_residual_kernel
 from extrados.engine.solvers.result import finish
 
 
+class Sweep(NamedTuple):
+    """The steps of a projected Gauss-Seidel sweep (the update of the module docstring)."""
+
+    block_step: np.ndarray  # (n_c,) float64, eta_i = 1 / lambda_max(N_ii) (kg/s)
+    relaxation: float  # over-relaxation omega in (0, 2)
+    smoothing: float  # smoothing lambda in (0, 1]
+
+
 @njit(cache=True)
-def gauss_seidel_sweep(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance,
-                       friction, cohesion, rhs, step, relaxation, smoothing, gamma, body_velocity):
+def gauss_seidel_sweep(problem, sweep, gamma, body_velocity):
     """One projected Gauss-Seidel sweep over all contacts, in place.
 
     Parameters
     ----------
-    body_a, body_b : (n_c,) int64
-        Body indices of each contact.
-    jacobian_a, jacobian_b : (n_c, 3, 6) float64
-        Contact Jacobians.
-    inverse_mass : (n_b,) float64
-        Inverse masses.
-    inverse_inertia : (n_b, 3, 3) float64
-        World-frame inverse inertia tensors.
-    compliance : (n_c, 3) float64
-        Diagonal of E.
-    friction : (n_c,) float64
-        Friction coefficients.
-    cohesion : (n_c, 2) float64
-        Cohesion C_i and tensile cap T_i (N s), see ``Problem``.
-    rhs : (n_c, 3) float64
-        r.
-    step : (n_c,) float64
-        Block steps eta_i (kg/s).
-    relaxation : float
-        Over-relaxation omega.
-    smoothing : float
-        Smoothing lambda.
+    problem : ProblemArrays
+        The operator, r and the sets (``Problem.arrays``).
+    sweep : Sweep
+        Block steps, over-relaxation and smoothing.
     gamma : (n_c, 3) float64
         Impulses, updated in place.
     body_velocity : (n_b, 6) float64
         Accumulator M^-1 D gamma, updated in place to stay consistent with ``gamma``.
     """
+    step, relaxation, smoothing = sweep
+    jacobian_a = problem.jacobian_a
+    jacobian_b = problem.jacobian_b
+    inverse_inertia = problem.inverse_inertia
     for i in range(gamma.shape[0]):
-        a = body_a[i]
-        b = body_b[i]
+        a = problem.body_a[i]
+        b = problem.body_b[i]
         # (1) local velocity u_i = (N gamma + r)_i from the accumulator
         trial = np.empty(3)
         for row in range(3):
-            u = rhs[i, row] + compliance[i, row] * gamma[i, row]
+            u = problem.rhs[i, row] + problem.compliance[i, row] * gamma[i, row]
             for k in range(6):
                 u += jacobian_a[i, row, k] * body_velocity[a, k] + jacobian_b[i, row, k] * body_velocity[b, k]
             trial[row] = gamma[i, row] - relaxation * step[i] * u
         # (2) projected, smoothed update
-        n, tu, tv = project_cohesive_point(trial[0], trial[1], trial[2], friction[i], cohesion[i, 0], cohesion[i, 1])
+        n, tu, tv = project_cohesive_point(trial[0], trial[1], trial[2], problem.friction[i], problem.cohesion[i, 0],
+                                           problem.cohesion[i, 1])
         change = np.empty(3)
         change[0] = smoothing * (n - gamma[i, 0])
         change[1] = smoothing * (tu - gamma[i, 1])
@@ -89,26 +85,22 @@ def gauss_seidel_sweep(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inv
             for k in range(6):
                 impulse[k] = jacobian[0, k] * change[0] + jacobian[1, k] * change[1] + jacobian[2, k] * change[2]
             for k in range(3):
-                body_velocity[body, k] += inverse_mass[body] * impulse[k]
+                body_velocity[body, k] += problem.inverse_mass[body] * impulse[k]
                 body_velocity[body, 3 + k] += (inverse_inertia[body, k, 0] * impulse[3]
                                                + inverse_inertia[body, k, 1] * impulse[4]
                                                + inverse_inertia[body, k, 2] * impulse[5])
 
 
 @njit(cache=True)
-def gauss_seidel_iterate(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance,
-                         friction, cohesion, rhs, step, relaxation, smoothing, residual_step, rhs_scale, tolerance,
-                         max_sweeps, gamma, history):
+def gauss_seidel_iterate(problem, sweep, tolerance, max_sweeps, gamma, history):
     """Sweep until the residual of ``Problem.residual`` reaches ``tolerance`` or ``max_sweeps`` run out.
 
     Parameters
     ----------
-    body_a ... smoothing
+    problem : ProblemArrays
+        The problem (``Problem.arrays``), whose residual is that of ``Problem.residual``.
+    sweep : Sweep
         As in ``gauss_seidel_sweep``.
-    residual_step : (n_c,) float64
-        Steps s_i of the residual (1 / scale_i, see ``Problem.residual``).
-    rhs_scale : float
-        ``Problem.rhs_scale``.
     tolerance : float
         Target residual.
     max_sweeps : int
@@ -126,24 +118,23 @@ def gauss_seidel_iterate(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, i
         Residual after the last sweep (nan if the iteration broke down).
     """
     n_contacts = gamma.shape[0]
-    body_velocity = body_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, gamma)
+    body_velocity = body_velocity_kernel(problem, gamma)
     sweeps = 0
     while True:
-        gradient = contact_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, body_velocity)
+        gradient = contact_velocity_kernel(problem, body_velocity)
         for i in range(n_contacts):
             for row in range(3):
-                gradient[i, row] += compliance[i, row] * gamma[i, row] + rhs[i, row]
-        residual = natural_residual_kernel(gamma, gradient, friction, cohesion, residual_step) / rhs_scale
+                gradient[i, row] += problem.compliance[i, row] * gamma[i, row] + problem.rhs[i, row]
+        residual = natural_residual_kernel(gamma, gradient, problem.friction, problem.cohesion,
+                                           problem.residual_step) / problem.rhs_scale
         if sweeps > 0 and sweeps <= history.shape[0]:
             history[sweeps - 1] = residual
         if not residual > tolerance or sweeps >= max_sweeps:
             return sweeps, residual
         sweeps += 1
         # fresh accumulator each sweep: no drift from incremental updates
-        body_velocity = body_velocity_kernel(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-                                             gamma)
-        gauss_seidel_sweep(body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia, compliance,
-                           friction, cohesion, rhs, step, relaxation, smoothing, gamma, body_velocity)
+        body_velocity = body_velocity_kernel(problem, gamma)
+        gauss_seidel_sweep(problem, sweep, gamma, body_velocity)
 
 
 def block_steps(problem):
@@ -193,12 +184,9 @@ def solve_pgs(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_
         raise ValueError(f"smoothing: must lie in (0, 1], got {smoothing}")
     started = time.perf_counter()
     gamma = problem.initial_impulse(gamma0)  # (n_c, 3) float64
-    _, scale = problem.diagonal_blocks()
     history = np.zeros(max_iterations if record_history else 0)  # (max_iterations,) float64
-    sweeps, residual = gauss_seidel_iterate(
-        problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b, problem.inverse_mass,
-        problem.inverse_inertia, problem.compliance, problem.friction, problem.cohesion, problem.rhs,
-        block_steps(problem), float(relaxation), float(smoothing), 1.0 / scale, problem.rhs_scale, float(tolerance),
-        int(max_iterations), gamma, history)
+    sweep = Sweep(block_steps(problem), float(relaxation), float(smoothing))
+    sweeps, residual = gauss_seidel_iterate(problem.arrays, sweep, float(tolerance), int(max_iterations), gamma,
+                                            history)
     return finish(problem, "pgs", gamma, sweeps, tolerance, started,
                   history[:sweeps].tolist() if record_history else None, failed=not np.isfinite(residual))
