@@ -1,9 +1,9 @@
 """Hand-built cone complementarity problems for the solver tests (no collision code involved).
 
-Contact convention (see ``engine.solvers.problem``): the contact frame rows are (n, u, v), the
-normal n points from body a into body b, and the Jacobian row of direction d at point p is
-[d, (p - x_b) x d] for body b and [-d, -(p - x_a) x d] for body a, so that u_n > 0 is separation
-and a positive gamma_n pushes b away from a.
+Contact convention (``engine.contact.frames``, ``engine.solvers.delassus``): the contact frame rows
+are (n, u, v), the normal n points from body a into body b, and the Jacobian row of direction d at
+point p is [d, (p - x_b) x d] for body b and [-d, -(p - x_a) x d] for body a, so that u_n > 0 is
+separation and a positive gamma_n pushes b away from a.
 
 Units: SI, g = 9.81 m/s^2; static steps use h = 1 s, so impulses equal forces in N.
 """

@@ -41,21 +41,12 @@ def first_equal(body_a, body_b):
 
 
 @njit(cache=True)
-def first_row_not_positive(values):
-    """Index of the first row of ``values`` (n, m) float64 with an entry <= 0; -1 when none."""
+def first_row_below(values, floor, floor_allowed):
+    """Index of the first row of ``values`` (n, m) float64 with an entry below ``floor`` (or equal to it
+    unless ``floor_allowed``); -1 when none."""
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
-            if values[i, j] <= 0.0:
-                return i
-    return -1
-
-
-@njit(cache=True)
-def first_row_negative(values):
-    """Index of the first row of ``values`` (n, m) float64 with an entry below 0; -1 when none."""
-    for i in range(values.shape[0]):
-        for j in range(values.shape[1]):
-            if values[i, j] < 0.0:
+            if values[i, j] < floor or (values[i, j] == floor and not floor_allowed):
                 return i
     return -1
 
@@ -110,13 +101,13 @@ def check_entries(problem):
     same = first_equal(problem.body_a, problem.body_b)
     if same >= 0:
         raise ValueError(f"Problem.body_b[{same}]: contact joins body {problem.body_a[same]} to itself")
-    bad = first_row_not_positive(problem.compliance)
+    bad = first_row_below(problem.compliance, 0.0, False)
     if bad >= 0:
         raise ValueError(f"Problem.compliance[{bad}]: entries must be > 0, got {problem.compliance[bad]}")
     bad = first_negative(problem.friction)
     if bad >= 0:
         raise ValueError(f"Problem.friction[{bad}]: must be >= 0, got {problem.friction[bad]}")
-    bad = first_row_negative(problem.cohesion)
+    bad = first_row_below(problem.cohesion, 0.0, True)
     if bad >= 0:
         raise ValueError(f"Problem.cohesion[{bad}]: cohesion and tensile cap must be >= 0, "
                          f"got {problem.cohesion[bad]}")
