@@ -5,9 +5,12 @@ a structure that does not stand is a result, not an error.
 """
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from extrados.engine.errors import ModelError
+from extrados.engine.generators import DEFAULT_MAX_BLOCKS
 from extrados.engine.io.schema import request_default
 
 
@@ -36,11 +39,22 @@ def _parser():
     analyze.add_argument("--quiet", action="store_true", help="no progress bar")
     analyze.add_argument("--out", help="write the result document here (default: standard output)")
     analyze.add_argument("--png", help="write a picture of blocks, contact forces and joint resultants")
-    example = sub.add_parser("example", help="print a generated example model",
-                             description="Print a generated model; generator parameters as --name value.")
+    example = sub.add_parser("example", help="print a generated example model", add_help=False,
+                             description="Print a generated model; generator parameters as --name value "
+                                         "(extrados example NAME --help lists them).")
     example.add_argument("name", nargs="?", help="generator name; omit to list them")
+    example.add_argument("-h", "--help", action="store_true", help="this help, or with NAME the generator's parameters")
+    example.add_argument("--max-blocks", type=int, default=DEFAULT_MAX_BLOCKS,
+                         help=f"refuse parameters that give more blocks than this (default {DEFAULT_MAX_BLOCKS}, "
+                              f"as the service's --max-blocks)")
+    example.set_defaults(usage=example.format_help)
     sub.add_parser("serve", add_help=False, help="run the HTTP service and viewer (extrados serve --help)")
     return parser
+
+
+def _event(name, time):
+    """'collapse at 2.252 s' or 'no collapse': a time (s) to six significant digits, free of float noise."""
+    return f"no {name}" if time is None else f"{name} at {time:.6g} s"
 
 
 def _summary(doc):
@@ -53,8 +67,9 @@ def _summary(doc):
              f"blocks: {len(doc['blocks'])}, contacts: {len(doc['contacts'])}, joints: {len(doc['interfaces'])}"]
     if doc["analysis"] == "dynamic":
         events = doc["events"]
-        lines.append(f"simulated {doc['frames'][-1]['t']:.3f} s in {doc['steps']} steps; first sliding: "
-                     f"{events['first_sliding']}, first uplift: {events['first_uplift']}, collapse: {events['collapse']}"
+        lines.append(f"simulated {doc['frames'][-1]['t']:.3f} s in {doc['steps']} steps; "
+                     f"{_event('first sliding', events['first_sliding'])}, "
+                     f"{_event('first uplift', events['first_uplift'])}, {_event('collapse', events['collapse'])}"
                      + (f" ({events['collapse_reason']})" if events["collapse_reason"] else ""))
         steps = doc["solver_steps"]
         if steps["unconverged_steps"]:
@@ -132,10 +147,28 @@ def read_record(path, direction, scale):
     return {"kind": "record", "dt": float(dt.mean()), "accelerations": (scale * accelerations).tolist()}
 
 
+def _check_output_path(option, path):
+    """Raise ModelError, naming the option, unless a file can be written at path.
+
+    Checked before an analysis runs, so that a typing error in a folder name does not lose its result.
+    """
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise ModelError(f"{path} is a folder; give a file name", path=option)
+    if not folder.is_dir():
+        raise ModelError(f"folder {str(folder)!r} does not exist; create it first", path=option)
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ModelError(f"cannot write {path} (no permission)", path=option)
+
+
 def _run_analyze(args):
     from extrados.engine.analysis import analyze
     from extrados.engine.model import Model
 
+    for option, path in (("--out", args.out), ("--png", args.png)):
+        if path:
+            _check_output_path(option, path)
     model = _read_model(args.model)
     request = _analysis_request(args)
     if args.ground_record:
@@ -194,17 +227,28 @@ def _parse_params(extra, generator):
 
 
 def _run_example(args, extra):
-    from extrados.engine.generators import GENERATORS
+    from extrados.engine.generators import GENERATORS, TooManyBlocks, block_budget
 
     if not args.name:
+        if args.help:
+            print(args.usage(), end="\n\n")
         for name, gen in GENERATORS.items():
             print(f"{name}: {gen.help}")
         return
     if args.name not in GENERATORS:
         raise ModelError(f"unknown example {args.name!r} (available: {', '.join(GENERATORS)})", path="name")
     generator = GENERATORS[args.name]
+    if args.help:
+        print(generator.usage())
+        return
     try:
-        doc = generator(**_parse_params(extra, generator))
+        params = _parse_params(extra, generator)
+        with block_budget(args.max_blocks):
+            doc = generator.function(**params)
+    except TooManyBlocks as exc:
+        given = ", ".join(f"--{name.replace('_', '-')} {value}" for name, value in params.items())
+        raise ModelError(f"{exc} ({given or 'the defaults'}); ask for fewer or raise --max-blocks",
+                         path=args.name) from exc
     except ValueError as exc:
         raise ModelError(str(exc)) from exc
     print(json.dumps(doc, indent=1))

@@ -7,6 +7,8 @@ import ipaddress
 import os
 from dataclasses import dataclass, field, fields
 
+from extrados.engine.generators import DEFAULT_MAX_BLOCKS
+
 #: Environment variable holding the access token (an alternative to ``--token``).
 TOKEN_VARIABLE = "EXTRADOS_TOKEN"
 DEFAULT_PORT = 8765
@@ -44,7 +46,7 @@ class Config:
     token: str = None
     cors_origins: tuple = ()
     max_body_bytes: int = 64 * MIB
-    max_blocks: int = 20000
+    max_blocks: int = DEFAULT_MAX_BLOCKS
     compute_time_limit_s: float = 60.0
     job_time_limit_s: float = 6 * 3600.0
     max_queued_jobs: int = 16

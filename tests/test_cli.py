@@ -1,9 +1,12 @@
 """The `extrados` command: examples, analysis, and refusal of bad input with exit code 2."""
 import json
+import re
 import subprocess
 import sys
 
 import pytest
+
+from extrados.engine.generators import DEFAULT_MAX_BLOCKS, GENERATORS
 
 EXTRADOS = [sys.executable, "-m", "extrados"]
 
@@ -119,3 +122,55 @@ def test_a_picture_of_a_result_whose_named_thrust_line_could_not_be_drawn(tmp_pa
     (line,) = json.loads(out.read_text())["thrust_lines"]
     assert line["points"] == [] and "broken" in line["error"]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --- issue 16: the first hour ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_example_help_lists_every_parameter_with_unit_range_and_default(name):
+    done = run("example", name, "--help")
+    assert done.returncode == 0, done.stderr
+    lines = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip().startswith("--")}
+    for parameter in GENERATORS[name].parameters:
+        line = lines[f"--{parameter.name.replace('_', '-')}"]
+        default = str(parameter.default).lower() if parameter.type is bool else f"{parameter.default:.12g}"
+        assert f"default {default})" in line and parameter.range in line and parameter.help in line
+        assert parameter.unit in line
+
+
+def test_example_refuses_more_blocks_than_the_limit_naming_the_parameters():
+    done = run("example", "wall", "--courses", "1000", "--blocks-per-course", "1000")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"more than {DEFAULT_MAX_BLOCKS} blocks" in done.stderr
+    assert "--courses 1000" in done.stderr and "--blocks-per-course 1000" in done.stderr
+    assert "--max-blocks" in done.stderr and done.stdout == ""
+    small = run("example", "column", "--blocks", "30", "--max-blocks", "10")
+    assert small.returncode == 2 and "more than 10 blocks (--blocks 30)" in small.stderr
+    assert run("example", "column", "--blocks", "10", "--max-blocks", "11").returncode == 0
+
+
+@pytest.mark.parametrize("option", ["--out", "--png"])
+def test_an_output_path_in_a_missing_folder_is_refused_before_the_analysis(tmp_path, option):
+    model = tmp_path / "column.json"
+    model.write_text(run("example", "column", "--blocks", "2").stdout)
+    missing = tmp_path / "no-such-folder" / "result.file"
+    done = run("analyze", str(model), option, str(missing))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{option}: folder {str(missing.parent)!r} does not exist" in done.stderr
+    assert "stable" not in done.stdout + done.stderr  # refused before analysing, not after
+    folder = run("analyze", str(model), option, str(tmp_path))
+    assert folder.returncode == 2 and f"{option}: {tmp_path} is a folder" in folder.stderr
+
+
+def test_summary_prints_event_times_without_float_noise(tmp_path):
+    model = tmp_path / "pushed.json"
+    model.write_text(run("example", "rocking_block", "--lateral-acceleration", "5").stdout)
+    # steps of 3 ms: raw event times such as 0.47100000000000003 s
+    done = run("analyze", str(model), "--analysis", "dynamic", "--duration", "0.6", "--time-step", "0.003",
+               "--quiet", "--out", str(tmp_path / "result.json"))
+    assert done.returncode == 0, done.stderr
+    events = json.loads((tmp_path / "result.json").read_text())["events"]
+    assert repr(events["collapse"]) != f"{events['collapse']:.6g}"  # the document keeps the raw float
+    assert f"collapse at {events['collapse']:.6g} s" in done.stdout
+    assert f"first uplift at {events['first_uplift']:.6g} s" in done.stdout
+    assert not re.search(r"\d\.\d{7,}", done.stdout), done.stdout

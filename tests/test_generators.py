@@ -485,7 +485,7 @@ def test_registry_describes_each_function_signature():
         for parameter in generator.parameters:
             assert parameter.default == signature[parameter.name].default
             assert parameter.type in (float, int, bool) and isinstance(parameter.default, parameter.type)
-            assert isinstance(parameter.unit, str) and parameter.help
+            assert isinstance(parameter.unit, str) and parameter.help and parameter.range
         json.dumps(generator.to_dict(), allow_nan=False)
         assert generate(name) == generator.function()
 
@@ -533,6 +533,36 @@ def test_unknown_generator_and_parameter_list_the_valid_ones():
 def test_bad_parameters_raise_value_error_naming_them(name, params, culprit):
     with pytest.raises(ValueError, match=rf"\b{culprit}\b"):
         generate(name, **params)
+
+
+def values_outside(text):
+    """Values just outside a parameter's stated range ("> 0", ">= 2", "[0, 90)", "(0, 2)", "0, 1 or 2"), from its
+    first clause; none for "any" and "true or false"."""
+    if text[0] in "[(":
+        low, high = (float(v) for v in text[1:-1].split(", "))
+        return [low if text[0] == "(" else low - 1.0, high if text[-1] == ")" else high + 1.0]
+    if text[0].isdigit():
+        return [max(float(v) for v in text.replace(" or ", ", ").split(", ")) + 1.0]
+    first = text.split(", ")[0]
+    if first.startswith(">= "):
+        return [float(first[3:]) - 1.0]
+    if first.startswith("> "):
+        return [float(first[2:])]
+    return []
+
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_each_stated_range_is_the_one_the_generator_enforces(name):
+    # the range `extrados example NAME --help` prints: a value just outside it is refused, naming the parameter
+    generator = GENERATORS[name]
+    checked = 0
+    for parameter in generator.parameters:
+        for value in values_outside(parameter.range):
+            with pytest.raises(ValueError, match=rf"\b{parameter.name}\b"):
+                generator(**{parameter.name: value})
+            checked += 1
+        assert checked or parameter.range in ("any", "true or false"), parameter
+    assert checked >= len(generator.parameters) // 2
 
 
 def test_direct_calls_check_their_parameters_too():

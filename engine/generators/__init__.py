@@ -76,6 +76,11 @@ def box(x_range, y_range, z_range):
     return quad_prism([(x0, z0), (x1, z0), (x1, z1), (x0, z1)], *y_range)
 
 
+#: The largest model a generator builds when its caller sets no limit of its own: the default of the
+#: service's ``--max-blocks`` and of ``extrados example --max-blocks``, one value for both.
+DEFAULT_MAX_BLOCKS = 20000
+
+
 class TooManyBlocks(ValueError):
     """A generator asked for more blocks than the budget of `block_budget` allows."""
 
@@ -198,13 +203,18 @@ _BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True,
 
 @dataclass(frozen=True)
 class Parameter:
-    """One parameter of a generator: name, type, default, unit and a one-line help."""
+    """One parameter of a generator: name, type, default, unit, a one-line help and its range.
+
+    ``range`` says in words which values the generator accepts (``"> 0"``, ``">= 2"``,
+    ``"[0, 90)"``, ``"> 0, < 2 radius"``, ``"any"``); the generator's own checks enforce it.
+    """
 
     name: str
     type: type  # float, int or bool
     default: object
     unit: str  # "" for dimensionless
     help: str
+    range: str
 
     def convert(self, value):
         """The value as this parameter's type; text (from a command line) is parsed.
@@ -237,9 +247,15 @@ class Parameter:
         return float(number)
 
     def to_dict(self):
-        """The parameter as JSON: name, type ("float", "int" or "bool"), default, unit, help."""
+        """The parameter as JSON: name, type ("float", "int" or "bool"), default, unit, help, range."""
         return {"name": self.name, "type": self.type.__name__, "default": self.default,
-                "unit": self.unit, "help": self.help}
+                "unit": self.unit, "help": self.help, "range": self.range}
+
+    def usage(self):
+        """One line for a command line's help: ``--name  (unit; range; default value)  help``."""
+        default = str(self.default).lower() if self.type is bool else f"{self.default:.12g}"
+        facts = "; ".join(([self.unit] if self.unit else []) + [self.range, f"default {default}"])
+        return f"--{self.name.replace('_', '-')}  ({facts})  {self.help}"
 
 
 @dataclass(frozen=True)
@@ -281,6 +297,11 @@ class Generator:
         """The generator as JSON: name, help and its parameters."""
         return {"name": self.name, "help": self.help, "parameters": [p.to_dict() for p in self.parameters]}
 
+    def usage(self):
+        """The generator's help for a command line: what it builds, then one line per parameter."""
+        lines = [f"{self.name}: {self.help}", "", "parameters (--name value; the others keep their defaults):"]
+        return "\n".join(lines + [f"  {parameter.usage()}" for parameter in self.parameters])
+
 
 def described_parameters(function, descriptions):
     """Parameters of a generator function: defaults (and so types) from its signature.
@@ -290,7 +311,7 @@ def described_parameters(function, descriptions):
     function : callable
         Every argument has a default of type float, int or bool.
     descriptions : dict
-        {name: (unit, help)} for exactly the function's arguments.
+        {name: (unit, help, range)} for exactly the function's arguments (see `Parameter`).
     """
     signature = inspect.signature(function).parameters
     if set(signature) != set(descriptions):

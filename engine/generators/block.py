@@ -47,11 +47,11 @@ GENERATOR = Generator(
     function=rocking_block,
     help="One box on a ground slab (Housner rocking block; uplift when a >= g width/height).",
     parameters=described_parameters(rocking_block, {
-        "width": ("m", "block width (x), 2b"),
-        "height": ("m", "block height (z), 2h"),
-        "depth": ("m", "block depth (y)"),
-        "friction": ("", "Coulomb friction coefficient of the joint"),
-        "density": ("kg/m^3", "density of the block"),
-        "lateral_acceleration": ("m/s^2", "live body acceleration along +x on the block (0: none)"),
+        "width": ("m", "block width (x), 2b", "> 0"),
+        "height": ("m", "block height (z), 2h", "> 0"),
+        "depth": ("m", "block depth (y)", "> 0"),
+        "friction": ("", "Coulomb friction coefficient of the joint", ">= 0"),
+        "density": ("kg/m^3", "density of the block", "> 0"),
+        "lateral_acceleration": ("m/s^2", "live body acceleration along +x on the block (0: none)", "any"),
     }),
 )

@@ -79,11 +79,11 @@ GENERATOR = Generator(
     function=block_on_incline,
     help="A box resting on a slope that descends toward +x.",
     parameters=described_parameters(block_on_incline, {
-        "angle_deg": ("deg", "inclination of the slope, in [0, 90)"),
-        "width": ("m", "block size along the slope"),
-        "height": ("m", "block size normal to the slope"),
-        "depth": ("m", "block size along y"),
-        "friction": ("", "Coulomb friction coefficient of the joint"),
-        "density": ("kg/m^3", "density of the block"),
+        "angle_deg": ("deg", "inclination of the slope", "[0, 90)"),
+        "width": ("m", "block size along the slope", "> 0"),
+        "height": ("m", "block size normal to the slope", "> 0"),
+        "depth": ("m", "block size along y", "> 0"),
+        "friction": ("", "Coulomb friction coefficient of the joint", ">= 0"),
+        "density": ("kg/m^3", "density of the block", "> 0"),
     }),
 )

@@ -51,7 +51,7 @@ async function request(method, path, body = undefined) {
   return {status: response.status, data};
 }
 
-/** The list of examples: [{name, help, parameters: [{name, type, default, unit, help}]}]. */
+/** The list of examples: [{name, help, parameters: [{name, type, default, unit, help, range}]}]. */
 export async function listExamples() {
   return (await request('GET', '/v1/examples')).data.examples;
 }
