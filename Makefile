@@ -1,15 +1,27 @@
 # Each target bootstraps its own virtual environment (.venv) first.
+# Needs GNU make, a POSIX shell and Python 3 (PYTHON=python where there is no python3, as on Windows,
+# where Git Bash or WSL provides make and the shell); every other step runs in Python.
 PYTHON ?= python3
 VENV := .venv
+ifeq ($(OS),Windows_NT)
+BIN := $(VENV)/Scripts
+else
 BIN := $(VENV)/bin
+endif
 STAMP := $(VENV)/.installed
 # numba caches compiled kernels so later runs skip compilation. The folder is named by a hash of
 # the engine's sources: numba does not notice an edit to a function inlined from another module,
 # so a cache kept across such an edit would run stale code. Folders of older sources are removed.
-ENGINE_HASH := $(shell cat $$(find engine -name '*.py' | sort) | sha1sum | cut -c1-12)
+# The hash is Python's (hashlib): sha1sum is missing on macOS.
+ENGINE_HASH := $(shell $(PYTHON) -c "import hashlib, pathlib; \
+	files = sorted(pathlib.Path('engine').rglob('*.py'), key=str); \
+	print(hashlib.sha1(b''.join(f.read_bytes() for f in files)).hexdigest()[:12])")
+ifeq ($(ENGINE_HASH),)
+$(error cannot hash the engine's sources with $(PYTHON); give a Python 3 as PYTHON=...)
+endif
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache/$(ENGINE_HASH)
 
-.PHONY: run test bench validate venv clean prune-numba-cache
+.PHONY: run test bench validate venv clean prune-numba-cache browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,8 +32,14 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 prune-numba-cache:
-	mkdir -p .numba_cache
-	find .numba_cache -mindepth 1 -maxdepth 1 ! -name $(ENGINE_HASH) -exec rm -rf {} +
+	$(PYTHON) -c "import pathlib, shutil; cache = pathlib.Path('.numba_cache'); cache.mkdir(exist_ok=True); \
+	[shutil.rmtree(old) if old.is_dir() else old.unlink() for old in cache.iterdir() if old.name != '$(ENGINE_HASH)']"
+
+# The viewer's tests drive a Chromium: Debian's (apt-get install chromium, when root on a system with
+# apt-get) or else Playwright's (python -m playwright install chromium, per user). Installs one when
+# none is there (tests/browser.py).
+browser: $(STAMP)
+	$(BIN)/python tests/browser.py
 
 # Starts the service on 127.0.0.1:8765 (jobs and results in out/service) and prints the viewer's
 # address, which opens with the arch example analysed. Ctrl-C stops it.
@@ -29,7 +47,7 @@ run: $(STAMP) prune-numba-cache
 	mkdir -p out
 	$(BIN)/extrados serve --data-dir out/service --example arch
 
-test: $(STAMP) prune-numba-cache
+test: $(STAMP) prune-numba-cache browser
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(STAMP) prune-numba-cache

@@ -116,3 +116,16 @@ def test_service_block(tmp_path):
     static, job = json_documents(done.stdout)
     assert static["format"] == "extrados.result/1" and static["stable"] is True
     assert job["url"] == f"/v1/jobs/{job['id']}"
+
+
+def test_the_shipped_ground_record_is_the_one_its_script_writes(tmp_path):
+    written = tmp_path / "quake.txt"
+    done = subprocess.run([sys.executable, str(REPOSITORY / "examples" / "quake.py"), "--out", str(written)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert written.read_bytes() == (REPOSITORY / "examples" / "quake.txt").read_bytes()  # deterministic
+    rows = [line.split() for line in written.read_text().splitlines() if not line.startswith("#")]
+    times, accelerations = [float(t) for t, _ in rows], [float(a) for _, a in rows]
+    assert times[0] == 0.0 and times[-1] == pytest.approx(4.0) and len(times) == 401  # 4 s at 0.01 s
+    assert max(map(abs, accelerations)) == pytest.approx(0.35, abs=1e-5)  # PGA in g, as its header says
+    assert accelerations[0] == accelerations[-1] == 0.0  # enveloped: starts and ends at rest

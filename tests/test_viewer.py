@@ -1,4 +1,4 @@
-"""The browser viewer (GET /) in real headless Chromium: Debian's chromium driven by Playwright.
+"""The browser viewer (GET /) in real headless Chromium, Debian's or Playwright's (`tests.browser`), under Playwright.
 
 The server runs as a subprocess (``python -m extrados.server``); the page runs an example through the API,
 draws it with WebGL (SwiftShader, no GPU) and keeps a screenshot in tests/artifacts/.
@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-CHROMIUM = "/usr/bin/chromium"
+from tests.browser import INSTALL_COMMANDS, find_chromium
+
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -92,12 +93,13 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium under Playwright; never a downloaded browser, never skipped."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
+    """A Chromium under Playwright (`tests.browser.find_chromium`, which `make test` installs); never skipped."""
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.fail(f"no Chromium for the viewer's tests; `make test` installs one, or run: {INSTALL_COMMANDS}")
     from playwright.sync_api import sync_playwright
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 
