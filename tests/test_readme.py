@@ -85,7 +85,7 @@ def test_command_line_block(tmp_path):
     assert "extrados analyze" in script
     done = run_bash(script, folder)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "arch:" in done.stdout  # the listing of the generators
+    assert "arch:" in done.stdout and "--voussoirs  (>= 2; default 20)" in done.stdout  # listing, help
     assert json.loads((folder / "result.json").read_text())["stable"] is True
     assert (folder / "result.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = json.loads((folder / "collapse.json").read_text())["load_factor_report"]
