@@ -17,7 +17,6 @@ installation may use them); deleting them is always safe.
 import hashlib
 import importlib
 import os
-import pkgutil
 import sys
 from pathlib import Path
 
@@ -61,15 +60,18 @@ def use_kernel_cache():
 def engine_kernels():
     """Every kernel of the engine that numba compiles on its own (list of numba dispatchers).
 
-    Kernels inlined into their callers (``inline="always"``) are compiled as part of them and have
-    no cache entry of their own.
+    Only the modules that use numba's ``njit`` are imported (not, say, matplotlib's for the picture:
+    the command line asks before every analysis). Kernels inlined into their callers
+    (``inline="always"``) are compiled as part of them and have no cache entry of their own.
     """
     from numba.core.registry import CPUDispatcher
 
-    package = importlib.import_module(__name__.rpartition(".")[0])
+    package = __name__.rpartition(".")[0]
     kernels = []
-    for module_info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-        module = importlib.import_module(module_info.name)
+    for path in sorted(ENGINE.rglob("*.py")):
+        if "njit" not in path.read_text(encoding="utf-8"):
+            continue
+        module = importlib.import_module(".".join((package, *path.relative_to(ENGINE).with_suffix("").parts)))
         for value in vars(module).values():
             if (isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__
                     and value.targetoptions.get("inline", "never") != "always"):
