@@ -6,7 +6,7 @@ the compute time limit of a synchronous analysis before it had begun. `extrados 
 analyses a small column in a background thread as it starts (engine.analysis.warm_up): the compiled
 kernels are then loaded in the service and written to the cache its job processes read.
 A synchronous analysis that arrives meanwhile waits for the warm-up (`EngineWarmUp.wait`) before its
-compute time starts; ``GET /health`` reports how far it is.
+compute time starts; ``GET /health`` reports how far it is (the fraction of the missing kernels compiled).
 """
 import logging
 import threading
@@ -19,10 +19,11 @@ OFF, WARMING, READY, FAILED = "off", "warming", "ready", "failed"
 
 
 class EngineWarmUp:
-    """The warm-up thread and what it reports: state (OFF, WARMING, READY, FAILED), seconds, error."""
+    """The warm-up thread and what it reports: state (OFF, WARMING, READY, FAILED), progress, seconds, error."""
 
     def __init__(self):
         self.state = OFF
+        self.progress = 0.0             # fraction of the kernels missing from the cache compiled so far
         self.seconds = None
         self.error = None
         self.done = threading.Event()
@@ -39,7 +40,7 @@ class EngineWarmUp:
 
         started = time.monotonic()
         try:
-            compile_kernels()
+            compile_kernels(self.report)
             self.state = READY
             log.info("engine warmed up in %.1f s", time.monotonic() - started)
         except Exception as error:  # a failed warm-up leaves the service up: each analysis compiles as needed
@@ -49,12 +50,18 @@ class EngineWarmUp:
             self.seconds = time.monotonic() - started
             self.done.set()
 
+    def report(self, fraction):
+        """Keep how far the compiling is (called by `compile_kernels` in the warm-up thread)."""
+        self.progress = fraction
+
     def wait(self, timeout=None):
         """Block until the warm-up has ended (at once when none runs); True when it has."""
         return self.done.wait(timeout)
 
     def to_dict(self):
         report = {"state": self.state}
+        if self.state == WARMING:
+            report["progress"] = round(self.progress, 3)
         if self.seconds is not None:
             report["seconds"] = round(self.seconds, 3)
         if self.error:

@@ -29,8 +29,9 @@ def service(context, url, token, timeout):
                             timeout=number(timeout, "Timeout", DEFAULT_TIMEOUT_S, positive=True))
     health = client.health()
     client.examples()  # /health answers without a token: this request checks the token too
-    if (health.get("engine") or {}).get("state") == "warming":
-        context.message("connected, warming up")
+    engine = health.get("engine") or {}
+    if engine.get("state") == "warming":
+        context.message("connected, warming up %d %%" % round(100.0 * (engine.get("progress") or 0.0)))
         context.remark("the service is compiling its engine (its first start after an install); analyses wait "
                        "for it, a minute or two at most")
     else:
