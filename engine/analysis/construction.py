@@ -243,7 +243,8 @@ def run_construction(model, request, progress=None, cancel=None):
     model : Model
     request : ConstructionRequest
     progress : callable(fraction) or engine.analysis.progress.Progress, optional
-        Gets the fraction done (0-1): each stage reports into an equal share, ending it when it ends.
+        Gets the fraction done (0-1): each stage reports into an equal share, ending it when it ends
+        (not when cancelled).
     cancel : callable() -> bool, optional
         Checked every step; the run stops after the current step when it returns True.
 
@@ -262,10 +263,10 @@ def run_construction(model, request, progress=None, cancel=None):
         share = progress.part((done - 1) / len(plan), done / len(plan))
         report, outcome = run_stage(model, state, request, blocks, stage_motion, cancel, share)
         reports.append(report)
-        share(1.0)
         if report.cancelled:
             cancelled = True
             break
+        share(1.0)
     return ConstructionRun(state, outcome, reports, motion is not None, cancelled)
 
 

@@ -163,7 +163,7 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
         load_factor one may add its conventional thrust lines, ``"conventional": true``.
     progress : callable(fraction), optional
         Called with the fraction done (0-1), never smaller than the last, and with 1 when the
-        analysis has ended (engine.analysis.progress): steps of a dynamic run, stages and their
+        analysis has ended, not when it was cancelled (engine.analysis.progress): steps of a dynamic run, stages and their
         steps of a construction, static solves of a load factor search, settle runs of a static
         analysis.
     cancel : callable() -> bool, optional
@@ -181,21 +181,22 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
     if not isinstance(model, Model):
         model = Model.from_dict(model)
     request, thrust_line = parsed_request(model, analysis)
-    progress = Progress.of(progress)
-    result = with_thrust_lines(model, run_request(model, request, progress, cancel, warm), thrust_line)
-    progress(1.0)
-    return result
+    result = run_request(model, request, Progress.of(progress), cancel, warm)
+    return with_thrust_lines(model, result, thrust_line)
 
 
 def run_request(model, request, progress, cancel, warm=None):
-    """The analysis of a parsed request (`parsed_request`), reporting to ``progress`` (a Progress); static
-    and load factor analyses start from ``warm`` (a WarmStart) when given."""
+    """The analysis of a parsed request (`parsed_request`), reporting to ``progress`` (a Progress) up to 1 unless
+    cancelled; static and load factor analyses start from ``warm`` (a WarmStart) when given."""
     if isinstance(request, DynamicRequest):
         return dynamic_result(model, run_dynamic(model, request, progress, cancel), request)
     if isinstance(request, ConstructionRequest):
         return construction_result(model, run_construction(model, request, progress, cancel), request)
     if isinstance(request, LoadFactorRequest):
-        return load_factor_result(model, request, warm, Cancellation(cancel, "load_factor analysis"), progress)
-    solution = solve_static(model, live_factor=1.0, warm=warm, cancellation=Cancellation(cancel, "static analysis"),
-                            progress=progress)
-    return static_result(model, solution, STATIC_STEP, analysis="static")
+        result = load_factor_result(model, request, warm, Cancellation(cancel, "load_factor analysis"), progress)
+    else:
+        solution = solve_static(model, live_factor=1.0, warm=warm,
+                                cancellation=Cancellation(cancel, "static analysis"), progress=progress)
+        result = static_result(model, solution, STATIC_STEP, analysis="static")
+    progress(1.0)
+    return result
