@@ -24,7 +24,7 @@ ON_DEMAND = frozenset({
 
 
 def warm_up_requests():
-    """(model document, analysis request) pairs that between them call every kernel of the engine."""
+    """(model document, analysis request) pairs that between them call every kernel of the engine but ON_DEMAND."""
     from extrados.engine import generators
     from extrados.engine.generators.panel import cohesive_joint
 
