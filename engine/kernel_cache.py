@@ -47,10 +47,14 @@ def use_kernel_cache():
     """Point numba at the per-user kernel folder unless NUMBA_CACHE_DIR is set; returns the folder used.
 
     Must run before the engine's kernels are defined: numba chooses a kernel's cache folder when
-    its decorator runs. An unwritable folder is no error: numba then falls back to its own places.
+    its decorator runs. An unwritable folder is no error, nor a user without a home directory
+    (None is returned): numba then falls back to its own places.
     """
     if not os.environ.get("NUMBA_CACHE_DIR"):
-        os.environ["NUMBA_CACHE_DIR"] = str(user_cache_root() / engine_source_hash())
+        try:
+            os.environ["NUMBA_CACHE_DIR"] = str(user_cache_root() / engine_source_hash())
+        except RuntimeError:     # Path.home(): no home directory
+            return None
         config = sys.modules.get("numba.core.config")
         if config is not None:   # numba was imported first: it reads its environment again
             config.reload_config()
