@@ -74,7 +74,7 @@ class LoadFactorSearch:
     warm: WarmStart = None         # contacts at rest and a first impulse guess; None: the first probe detects
     cancellation: Cancellation = field(default_factory=Cancellation)
     solved: list = field(default_factory=list)  # [factor, impulse] of every static solve, to warm start the next
-    tolerance: float = 0.5         # relative width of the final bracket
+    tolerance: float = None        # relative width of the final bracket (the request's, given by bisect_load_factor)
     floor: float = 0.0             # absolute width below which the bracket is narrow enough
     progress: Progress = field(default_factory=Progress)
 
