@@ -163,9 +163,9 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
         load_factor one may add its conventional thrust lines, ``"conventional": true``.
     progress : callable(fraction), optional
         Called with the fraction done (0-1), never smaller than the last, and with 1 when the
-        analysis has ended, not when it was cancelled (engine.analysis.progress): steps of a dynamic run, stages and their
-        steps of a construction, static solves of a load factor search, settle runs of a static
-        analysis.
+        analysis has ended, not when it was cancelled (engine.analysis.progress): steps of a
+        dynamic run, stages and their steps of a construction, static solves of a load factor
+        search, settle runs of a static analysis.
     cancel : callable() -> bool, optional
         Dynamic and construction runs stop cleanly when it returns True; the result says ``cancelled``
         (a construction result in ``construction.cancelled``). Static and load factor analyses check
