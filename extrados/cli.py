@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from extrados.engine.errors import ModelError
@@ -36,7 +37,7 @@ def _parser():
     analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
     analyze.add_argument("--ground-scale", type=float, default=1.0,
                          help="multiply the record by this (e.g. 9.81 for a record in g)")
-    analyze.add_argument("--quiet", action="store_true", help="no progress bar")
+    analyze.add_argument("--quiet", action="store_true", help="no progress bars")
     analyze.add_argument("--out", help="write the result document here (default: standard output)")
     analyze.add_argument("--png", help="write a picture of blocks, contact forces and joint resultants")
     example = sub.add_parser("example", help="print a generated example model", add_help=False,
@@ -162,6 +163,35 @@ def _check_output_path(option, path):
         raise ModelError(f"cannot write {path} (no permission)", path=option)
 
 
+#: The progress bar's label of each analysis type.
+ANALYSIS_BARS = {"static": "static analysis", "load_factor": "load factor search", "dynamic": "simulating",
+                 "construction": "building"}
+
+
+@contextmanager
+def _progress_bar(label, quiet):
+    """A ``progress(fraction)`` that moves a percent bar on standard error (tqdm), closed at the end;
+    None when quiet."""
+    if quiet:
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=100, unit="%", desc=label, file=sys.stderr, leave=False) as bar:
+        yield lambda fraction: bar.update(round(100 * fraction) - bar.n)
+
+
+def _compile_kernels(quiet):
+    """Compile the engine's kernels missing from the cache before the analysis, saying so on standard error."""
+    from extrados.engine.analysis.warm_up import compile_kernels, kernels_to_compile
+
+    if not kernels_to_compile():
+        return
+    print("compiling numerical kernels (first run only)…", file=sys.stderr, flush=True)
+    with _progress_bar("kernels compiled", quiet) as progress:
+        compile_kernels(progress)
+
+
 def _run_analyze(args):
     from extrados.engine.analysis import analyze
     from extrados.engine.model import Model
@@ -177,20 +207,9 @@ def _run_analyze(args):
         doc = model.to_dict()
         doc["support_motion"] = read_record(args.ground_record, args.ground_direction, args.ground_scale)
         model = Model.from_dict(doc)
-    progress = None
-    bar = None
-    if args.analysis == "dynamic" and not args.quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=100, unit="%", desc="simulating", file=sys.stderr, leave=False)
-
-        def progress(fraction):
-            bar.update(round(100 * fraction) - bar.n)
-    try:
+    _compile_kernels(args.quiet)
+    with _progress_bar(ANALYSIS_BARS[args.analysis], args.quiet) as progress:
         result = analyze(model, request, progress=progress)
-    finally:
-        if bar is not None:
-            bar.close()
     doc = result.to_dict()
     text = json.dumps(doc)
     if args.out:

@@ -82,10 +82,12 @@ def paths():
     return {
         "/health": {"get": {"summary": "Is the service up", "security": [], "responses": {"200": {
             "description": "up; engine: the warm-up of the engine's compiled kernels (state off, warming, ready or "
-                           "failed; seconds it took)",
+                           "failed; while warming, progress, the fraction of the kernels to compile compiled; "
+                           "seconds it took)",
             "content": json_content({"type": "object", "required": ["status", "engine"], "properties": {
                 "engine": {"type": "object", "required": ["state"], "properties": {
                     "state": {"enum": ["off", "warming", "ready", "failed"]}, "seconds": {"type": "number"},
+                    "progress": {"type": "number", "minimum": 0, "maximum": 1},
                     "error": {"type": "string"}}}}})}}}},
         "/v1/analyses": {"post": {
             "summary": "Analyse a model: static and load_factor answer at once, dynamic and construction as jobs",

@@ -3,10 +3,10 @@
 The engine's kernels are numba functions compiled on their first call and cached on disk. After an
 install the first analysis compiles them, a minute or more on a small machine, which would spend
 the compute time limit of a synchronous analysis before it had begun. `extrados serve` therefore
-analyses a small column in a background thread as it starts (static, a few dynamic steps, a load
-factor, a mortared static): the compiled kernels are then loaded in the service and written to the
-cache its job processes read. A synchronous analysis that arrives meanwhile waits for the warm-up
-(`EngineWarmUp.wait`) before its compute time starts; ``GET /health`` reports how far it is.
+analyses a small column in a background thread as it starts (engine.analysis.warm_up): the compiled
+kernels are then loaded in the service and written to the cache its job processes read.
+A synchronous analysis that arrives meanwhile waits for the warm-up (`EngineWarmUp.wait`) before its
+compute time starts; ``GET /health`` reports how far it is (the fraction of the missing kernels compiled).
 """
 import logging
 import threading
@@ -18,28 +18,12 @@ log = logging.getLogger(__name__)
 OFF, WARMING, READY, FAILED = "off", "warming", "ready", "failed"
 
 
-def warm_up_requests():
-    """(model document, analysis request) pairs that between them call every kernel of the engine."""
-    from extrados import generators
-    from extrados.engine.generators.panel import cohesive_joint
-
-    column = generators.generate("column", blocks=3)
-    top = next(b for b in column["blocks"] if b["id"] == "b2")
-    live = dict(column, loads=[{"kind": "point", "block": "b2", "point": top["vertices"][0],
-                                "force": [1.0, 0.0, 0.0], "live": True}])
-    # seed 004's Table 4 mortar, set 1
-    mortared = dict(column, joints={"mortar": cohesive_joint(1, 0.8, 1e12)}, default_joint="mortar")
-    return [(column, "static"),
-            (column, {"type": "dynamic", "duration": 0.003, "time_step": 0.001}),
-            (live, {"type": "load_factor"}),
-            (mortared, "static")]
-
-
 class EngineWarmUp:
-    """The warm-up thread and what it reports: state (OFF, WARMING, READY, FAILED), seconds, error."""
+    """The warm-up thread and what it reports: state (OFF, WARMING, READY, FAILED), progress, seconds, error."""
 
     def __init__(self):
         self.state = OFF
+        self.progress = 0.0             # fraction of the kernels missing from the cache compiled so far
         self.seconds = None
         self.error = None
         self.done = threading.Event()
@@ -52,12 +36,11 @@ class EngineWarmUp:
         threading.Thread(target=self.run, name="extrados-warm-up", daemon=True).start()
 
     def run(self):
-        from extrados import analyze
+        from extrados.engine.analysis.warm_up import compile_kernels
 
         started = time.monotonic()
         try:
-            for model, analysis in warm_up_requests():
-                analyze(model, analysis)
+            compile_kernels(self.report)
             self.state = READY
             log.info("engine warmed up in %.1f s", time.monotonic() - started)
         except Exception as error:  # a failed warm-up leaves the service up: each analysis compiles as needed
@@ -67,12 +50,18 @@ class EngineWarmUp:
             self.seconds = time.monotonic() - started
             self.done.set()
 
+    def report(self, fraction):
+        """Keep how far the compiling is (called by `compile_kernels` in the warm-up thread)."""
+        self.progress = fraction
+
     def wait(self, timeout=None):
         """Block until the warm-up has ended (at once when none runs); True when it has."""
         return self.done.wait(timeout)
 
     def to_dict(self):
         report = {"state": self.state}
+        if self.state == WARMING:
+            report["progress"] = round(self.progress, 3)
         if self.seconds is not None:
             report["seconds"] = round(self.seconds, 3)
         if self.error:

@@ -277,6 +277,31 @@ def test_load_factor_of_the_column_is_its_width_over_height(column, service):
     assert analyze.message.startswith("load factor")
 
 
+def test_a_long_analysis_runs_as_a_job_that_analyze_polls_with_its_progress(column, tmp_path):
+    """A load factor search past the service's compute time limit for answering at once (here none at all)
+    is submitted again as a job: Analyze shows its state and progress while the canvas stays free, then
+    its result, the same as answered at once."""
+    loads = Component("Extrados_Loads")(acceleration=rhino3dm.Vector3d(G, 0, 0))["loads"]
+    with running_service(data_dir=str(tmp_path), compute_time_limit_s=1e-9) as running:
+        service = Component("Extrados_Service")(url=running.base)["service"]
+        analyze = Component("Extrados_Analyze")
+        inputs = dict(blocks=column["blocks"], materials=column["materials"], loads=loads,
+                      analysis_type="load_factor", service=service)
+        first = analyze(**inputs)
+        assert first["result"] is None and re.fullmatch(r"(queued|running) \d+ %", analyze.message)
+        messages = [analyze.message]
+        deadline = time.time() + 300
+        while analyze.run_scheduled():
+            assert time.time() < deadline, "the job did not finish"
+            time.sleep(0.05)
+            out = analyze(**inputs)
+            messages.append(analyze.message)
+    assert not analyze.errors, analyze.errors
+    assert out["load_factor"] == pytest.approx(WIDTH / (3 * HEIGHT), rel=0.01)
+    percents = [int(m.split()[1]) for m in messages[:-1]]
+    assert percents == sorted(percents) and messages[-1].startswith("load factor")
+
+
 def test_live_off_holds_the_result_until_run(column, service):
     analyze = Component("Extrados_Analyze")
     out = analyze(blocks=column["blocks"], materials=column["materials"], live=False, service=service)

@@ -6,6 +6,7 @@ bad request must get its 4xx with the field path, never a 500.
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -333,9 +334,11 @@ def test_a_fresh_install_compiles_before_the_compute_time_limit_starts(tmp_path)
     process, base = start_service_process(tmp_path / "data", "--compute-time-limit", "20", env=env)
     client = Client(base)
     try:
-        assert client.get("/health")[1]["engine"]["state"] == "warming"
+        engine = client.get("/health")[1]["engine"]
+        assert engine["state"] == "warming" and 0.0 <= engine["progress"] < 1.0
         grasshopper = Component("Extrados_Service")   # the Grasshopper component tells its user
-        assert grasshopper(url=base)["service"] is not None and grasshopper.message == "connected, warming up"
+        assert grasshopper(url=base)["service"] is not None
+        assert re.fullmatch(r"connected, warming up \d+ %", grasshopper.message)
         assert "compiling its engine" in grasshopper.remarks[0]
         status, result, _ = client.post("/v1/analyses", {"model": ARCH}, timeout=900)
         assert status == 200 and result["stable"] is True

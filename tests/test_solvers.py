@@ -8,6 +8,7 @@ import pytest
 from scipy.optimize import minimize
 
 import problems
+from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers import SOLVERS, Problem, solve
 from extrados.engine.solvers import problem as problem_module
 from extrados.engine.solvers.cone import cone_projection_jacobian, project_cone_point, project_cones
@@ -466,7 +467,7 @@ def test_no_contacts(name):
 
 def test_non_finite_iterates_are_never_returned():
     problem = problems.box_on_ground().problem
-    result = finish(problem, "apgd", np.full((problem.n_contacts, 3), np.nan), 7, 1e-6, 0.0, None)
+    result = finish(problem, "apgd", np.full((problem.n_contacts, 3), np.nan), 7, 1e-6, Stopwatch(), None)
     assert not result.converged
     assert np.all(np.isfinite(result.gamma))
 

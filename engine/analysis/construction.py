@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from extrados.engine.analysis.dynamic import SolverTally
+from extrados.engine.analysis.progress import Progress
 from extrados.engine.analysis.request import AnalysisRequest
 from extrados.engine.analysis.static import STATIC_STEP, StaticSolution, contact_forces, point_speed
 from extrados.engine.dynamics.support_motion import support_motion_from_document
@@ -160,7 +161,7 @@ def step_settings(model, request, wrench, support_velocity=None):
                         solver=SolverSettings.of(model.settings, "construction"))
 
 
-def run_stage(model, state, request, blocks, motion=None, cancel=None):
+def run_stage(model, state, request, blocks, motion=None, cancel=None, progress=Progress()):
     """Build ``blocks`` and time-step until the kinematic criterion holds (steps 2-4 of the module).
 
     Parameters
@@ -175,6 +176,9 @@ def run_stage(model, state, request, blocks, motion=None, cancel=None):
         Moves its supports from the start of the stage; the criterion is checked once it has ended.
     cancel : callable() -> bool, optional
         Checked every step; the stage stops (not converged) when it returns True.
+    progress : engine.analysis.progress.Progress, optional
+        Gets the fraction of the stage's longest run (the motion and max_stage_duration) stepped; a
+        stage that meets the kinematic criterion early ends short of 1.
 
     Returns
     -------
@@ -198,6 +202,7 @@ def run_stage(model, state, request, blocks, motion=None, cancel=None):
         if motion:
             state.position[motion.moving] = mech.position0[motion.moving] + motion.displacement(k * h)
         report.solver.add(state.time, outcome.solver)
+        progress(k / n_steps)
         if k == 1:
             report.first_step_iterations = outcome.solver.iterations
         report.max_speed = float(point_speed(mech, outcome.velocity).max())
@@ -237,8 +242,9 @@ def run_construction(model, request, progress=None, cancel=None):
     ----------
     model : Model
     request : ConstructionRequest
-    progress : callable(fraction), optional
-        Called with the fraction of stages done (0-1) after each stage.
+    progress : callable(fraction) or engine.analysis.progress.Progress, optional
+        Gets the fraction done (0-1): each stage reports into an equal share, ending it when it ends
+        (not when cancelled).
     cancel : callable() -> bool, optional
         Checked every step; the run stops after the current step when it returns True.
 
@@ -251,15 +257,16 @@ def run_construction(model, request, progress=None, cancel=None):
     state = State.initial(mech)
     state.active = mech.is_support.copy()
     plan = [(blocks, None) for blocks in request.stages] + ([(np.zeros(0, np.int64), motion)] if motion else [])
+    progress = Progress.of(progress)
     reports, outcome, cancelled = [], None, False
     for done, (blocks, stage_motion) in enumerate(plan, start=1):
-        report, outcome = run_stage(model, state, request, blocks, stage_motion, cancel)
+        share = progress.part((done - 1) / len(plan), done / len(plan))
+        report, outcome = run_stage(model, state, request, blocks, stage_motion, cancel, share)
         reports.append(report)
-        if progress is not None:
-            progress(done / len(plan))
         if report.cancelled:
             cancelled = True
             break
+        share(1.0)
     return ConstructionRun(state, outcome, reports, motion is not None, cancelled)
 
 

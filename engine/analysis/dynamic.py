@@ -134,7 +134,8 @@ def run_dynamic(model, request, progress=None, cancel=None):
     model : Model
     request : DynamicRequest
     progress : callable(fraction), optional
-        Called with the fraction done (0-1) about a hundred times during the run.
+        Called with the fraction done (0-1) about a hundred times during the run, and with 1 when
+        the kinematic stop ends it early.
     cancel : callable() -> bool, optional
         Checked every step; when it returns True the run stops and returns what it has.
 
@@ -206,6 +207,8 @@ def run_dynamic(model, request, progress=None, cancel=None):
             break
         if request.kinematic_stop and k > 1 and point_speed(mech, outcome.velocity).max() < request.kinematic_stop:
             stopped_at = t
+            if progress is not None:
+                progress(1.0)
             break
     if stopped_at is not None and frames["t"][-1] != stopped_at:
         record(stopped_at, outcome.velocity)

@@ -17,13 +17,17 @@ the contact points tell which joints rotate (hinges) and which slide.
 
 Every probe solves on the same contacts, those at rest (engine.analysis.static.WarmStart),
 detected once, and starts from the impulses of the probe nearest in factor: neighbouring
-factors have nearly the same forces. The search checks its Cancellation before every probe.
+factors have nearly the same forces. The search checks its Cancellation before every probe, and
+reports its progress (engine.analysis.progress) after every solve, as solves done of those it
+expects (`LoadFactorSearch.expected_solves`), each solve's settle run inside its share.
 """
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from extrados.engine.analysis.limit import limit_load_factor, limit_report
+from extrados.engine.analysis.progress import Progress
 from extrados.engine.analysis.request import AnalysisRequest
 from extrados.engine.analysis.static import Cancellation, WarmStart, point_speed, solve_static
 from extrados.engine.errors import ModelError
@@ -70,6 +74,9 @@ class LoadFactorSearch:
     warm: WarmStart = None         # contacts at rest and a first impulse guess; None: the first probe detects
     cancellation: Cancellation = field(default_factory=Cancellation)
     solved: list = field(default_factory=list)  # [factor, impulse] of every static solve, to warm start the next
+    tolerance: float = None        # relative width of the final bracket (the request's, given by bisect_load_factor)
+    floor: float = 0.0             # absolute width below which the bracket is narrow enough
+    progress: Progress = field(default_factory=Progress)
 
     def warm_start(self, factor):
         """WarmStart at ``factor``: the contacts at rest and the impulses of the solve nearest in factor."""
@@ -78,11 +85,29 @@ class LoadFactorSearch:
         nearest = min(self.solved, key=lambda solved: abs(solved[0] - factor))
         return WarmStart(self.warm.contacts, nearest[1])
 
+    def expected_solves(self):
+        """How many static solves the whole search expects, by what it knows now (at least one more).
+
+        With both ends of the bracket found, bisection halves its width down to `narrow`'s bound;
+        before, the bisection from [0, max_factor] down to the tolerance is the estimate.
+        """
+        if self.standing_factor is None or self.failing_factor is None:
+            left = 1 + math.ceil(math.log2(1.0 / self.tolerance))
+        else:
+            width = self.failing_factor - self.standing_factor
+            bound = max(self.tolerance * self.failing_factor, self.floor)
+            left = math.ceil(math.log2(width / bound)) if width > bound else 0
+        return len(self.solved) + max(left, 1)
+
     def solve(self, model, factor):
-        """The static solution at ``factor``, warm started; checks the cancellation first."""
+        """The static solution at ``factor``, warm started; checks the cancellation first and reports
+        the progress after."""
         self.cancellation.check(f"{len(self.solved)} static solves done")
+        done, expected = len(self.solved), self.expected_solves()
+        share = self.progress.part(done / expected, (done + 1) / expected)
         solution = solve_static(model, live_factor=factor, warm=self.warm_start(factor),
-                                cancellation=self.cancellation)
+                                cancellation=self.cancellation, progress=share)
+        share(1.0)
         if self.warm is None:
             self.warm = WarmStart(solution.outcome.contacts)
         self.solved.append([float(factor), solution.outcome.impulse])
@@ -102,10 +127,10 @@ class LoadFactorSearch:
     def solves(self):
         return len(self.probes)
 
-    def narrow(self, tolerance, floor):
+    def narrow(self):
         """True while the bracket is wider than tolerance times its failing end (and than floor)."""
         width = self.failing_factor - self.standing_factor
-        return width > tolerance * self.failing_factor and width > floor
+        return width > self.tolerance * self.failing_factor and width > self.floor
 
 
 def bracket_from_guess(search, model, guess, max_factor, tolerance):
@@ -126,7 +151,7 @@ def bracket_from_guess(search, model, guess, max_factor, tolerance):
 
 
 def bisect_load_factor(model, max_factor, tolerance, guess=None, warm=None,
-                       cancellation=Cancellation()):
+                       cancellation=Cancellation(), progress=Progress()):
     """Largest live-load factor at which the NSCD static analysis stands.
 
     Parameters
@@ -142,12 +167,15 @@ def bisect_load_factor(model, max_factor, tolerance, guess=None, warm=None,
         Contacts at rest of this geometry and an impulse guess for the first probe.
     cancellation : Cancellation, optional
         Checked before every probe (and within settle runs).
+    progress : engine.analysis.progress.Progress, optional
+        Gets the fraction of the expected static solves done (`LoadFactorSearch.expected_solves`).
 
     Returns
     -------
     LoadFactorSearch
     """
-    search = LoadFactorSearch(status="collapse", warm=warm, cancellation=cancellation)
+    search = LoadFactorSearch(status="collapse", warm=warm, cancellation=cancellation, tolerance=tolerance,
+                              floor=TOL.load_factor_floor_relative * max_factor, progress=progress)
     if not search.probe(model, 0.0):
         search.status = "fails_under_dead_loads"
         return search
@@ -157,8 +185,7 @@ def bisect_load_factor(model, max_factor, tolerance, guess=None, warm=None,
         search.status = "stands_at_max_factor"
     if search.status != "collapse":
         return search
-    floor = TOL.load_factor_floor_relative * max_factor
-    while search.narrow(tolerance, floor):
+    while search.narrow():
         search.probe(model, 0.5 * (search.standing_factor + search.failing_factor))
     return search
 
@@ -281,7 +308,7 @@ def relative_gap(nscd, limit):
     return (nscd - limit) / limit
 
 
-def run_load_factor(model, request, warm=None, cancellation=Cancellation()):
+def run_load_factor(model, request, warm=None, cancellation=Cancellation(), progress=Progress()):
     """Collapse load factor by NSCD bisection, bracketed from the limit-analysis LP.
 
     Parameters
@@ -292,6 +319,8 @@ def run_load_factor(model, request, warm=None, cancellation=Cancellation()):
         Contacts at rest of this geometry and an impulse guess (engine.analysis.cache).
     cancellation : Cancellation, optional
         Checked after the LP and before every static solve; raises AnalysisCancelled.
+    progress : engine.analysis.progress.Progress, optional
+        Gets the fraction of the expected static solves done.
 
     Returns
     -------
@@ -306,7 +335,7 @@ def run_load_factor(model, request, warm=None, cancellation=Cancellation()):
     limit = limit_load_factor(model, request.max_factor)
     cancellation.check("the limit analysis LP done")
     search = bisect_load_factor(model, request.max_factor, request.tolerance, guess=limit.load_factor, warm=warm,
-                                cancellation=cancellation)
+                                cancellation=cancellation, progress=progress)
     nscd = search_report(model, search, request.max_factor, request.tolerance)
     report = {"nscd": nscd["load_factor"], "limit_analysis": limit.load_factor,
               "gap": relative_gap(nscd["load_factor"], limit.load_factor),

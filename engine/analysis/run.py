@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from extrados.engine.analysis.construction import ConstructionRequest, construction_result, run_construction
 from extrados.engine.analysis.dynamic import DynamicRequest, run_dynamic
 from extrados.engine.analysis.load_factor import LoadFactorRequest, run_load_factor
+from extrados.engine.analysis.progress import Progress
 from extrados.engine.analysis.request import AnalysisRequest, request_document, request_fields
 from extrados.engine.analysis.static import STATIC_STEP, Cancellation, solve_static
 from extrados.engine.errors import ModelError
@@ -137,12 +138,12 @@ def check_request(model, analysis):
     return request_document(analysis)["type"]
 
 
-def load_factor_result(model, request, warm=None, cancellation=Cancellation()):
+def load_factor_result(model, request, warm=None, cancellation=Cancellation(), progress=Progress()):
     """Result of a load factor analysis: stable when the dead loads stand, load_factor the NSCD value,
     forces and interfaces of the static solution at the largest standing factor (at factor 0 when
-    even that fails), and the report of both methods in ``load_factor_report``. ``warm`` and
-    ``cancellation`` go to `run_load_factor`."""
-    search, report = run_load_factor(model, request, warm, cancellation)
+    even that fails), and the report of both methods in ``load_factor_report``. ``warm``,
+    ``cancellation`` and ``progress`` go to `run_load_factor`."""
+    search, report = run_load_factor(model, request, warm, cancellation, progress)
     solution = search.standing if search.standing is not None else search.failing
     return static_result(model, solution, STATIC_STEP, analysis="load_factor", load_factor=search.standing_factor,
                          extra={"load_factor_report": report})
@@ -161,7 +162,10 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
         effective thrust line the result carries, ``"thrust_line": {"chain": [ids]}``; a static or
         load_factor one may add its conventional thrust lines, ``"conventional": true``.
     progress : callable(fraction), optional
-        Dynamic and construction runs report the fraction done (0-1).
+        Called with the fraction done (0-1), never smaller than the last, and with 1 when the
+        analysis has ended, not when it was cancelled (engine.analysis.progress): steps of a
+        dynamic run, stages and their steps of a construction, static solves of a load factor
+        search, settle runs of a static analysis.
     cancel : callable() -> bool, optional
         Dynamic and construction runs stop cleanly when it returns True; the result says ``cancelled``
         (a construction result in ``construction.cancelled``). Static and load factor analyses check
@@ -177,18 +181,22 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
     if not isinstance(model, Model):
         model = Model.from_dict(model)
     request, thrust_line = parsed_request(model, analysis)
-    result = run_request(model, request, progress, cancel, warm)
+    result = run_request(model, request, Progress.of(progress), cancel, warm)
     return with_thrust_lines(model, result, thrust_line)
 
 
 def run_request(model, request, progress, cancel, warm=None):
-    """The analysis of a parsed request (`parsed_request`); static and load factor analyses start from
-    ``warm`` (a WarmStart) when given."""
+    """The analysis of a parsed request (`parsed_request`), reporting to ``progress`` (a Progress) up to 1 unless
+    cancelled; static and load factor analyses start from ``warm`` (a WarmStart) when given."""
     if isinstance(request, DynamicRequest):
         return dynamic_result(model, run_dynamic(model, request, progress, cancel), request)
     if isinstance(request, ConstructionRequest):
         return construction_result(model, run_construction(model, request, progress, cancel), request)
     if isinstance(request, LoadFactorRequest):
-        return load_factor_result(model, request, warm, Cancellation(cancel, "load_factor analysis"))
-    solution = solve_static(model, live_factor=1.0, warm=warm, cancellation=Cancellation(cancel, "static analysis"))
-    return static_result(model, solution, STATIC_STEP, analysis="static")
+        result = load_factor_result(model, request, warm, Cancellation(cancel, "load_factor analysis"), progress)
+    else:
+        solution = solve_static(model, live_factor=1.0, warm=warm,
+                                cancellation=Cancellation(cancel, "static analysis"), progress=progress)
+        result = static_result(model, solution, STATIC_STEP, analysis="static")
+    progress(1.0)
+    return result

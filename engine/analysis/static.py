@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from extrados.engine.analysis.progress import Progress
 from extrados.engine.errors import AnalysisCancelled, ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, detect, solve_step, step
 from extrados.engine.state import State
@@ -86,13 +87,14 @@ def step_settings(model, wrench, h):
     return StepSettings(time_step=h, wrench=wrench, solver=SolverSettings.of(model.settings, "static"))
 
 
-def settle_run_stands(model, wrench, cancellation=Cancellation()):
+def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progress()):
     """Seed 001 kinematic criterion: a short dynamic settle run decides a borderline case.
 
     A mechanism starting from rest accelerates, so its largest point speed keeps
     growing (about doubling from mid-run to the end); a structure that stands
     settles to rest or to the steady creep of its tangential compliance.
-    The cancellation is checked before every step.
+    The cancellation is checked before every step; ``progress`` gets the fraction of the
+    SETTLE_DURATION stepped after each step.
     """
     state = State.initial(model.mechanics)
     settings = step_settings(model, wrench, SETTLE_STEP)
@@ -101,6 +103,7 @@ def settle_run_stands(model, wrench, cancellation=Cancellation()):
     for k in range(steps):
         cancellation.check(f"in step {k} of {steps} of a settle run")
         outcome = step(model, state, settings)
+        progress((k + 1) / steps)
         speeds[k] = point_speed(model.mechanics, outcome.velocity).max()
         if speeds[k] < TOL.kinematic_velocity:
             return True
@@ -159,7 +162,7 @@ def self_weight_start(model, contacts):
     return WarmStart(contacts, static_step(model, wrench, contacts).impulse)
 
 
-def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation()):
+def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(), progress=Progress()):
     """Static equilibrium under dead loads and live loads times live_factor.
 
     Parameters
@@ -170,6 +173,8 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation())
         Contacts at rest of this model's geometry (not detected again) and an impulse guess.
     cancellation : Cancellation, optional
         Checked before the static CCP and at every step of a settle run.
+    progress : engine.analysis.progress.Progress, optional
+        Gets the fraction done of a settle run, the long part of a borderline case.
 
     Returns
     -------
@@ -191,7 +196,7 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation())
     elif speed > TOL.static_velocity_borderline * load_scale:
         stable = False
     else:
-        stable = settle_run_stands(model, wrench, cancellation)
+        stable = settle_run_stands(model, wrench, cancellation, progress)
         verdict_by = "settle run"
     return StaticSolution(stable, outcome, contact_forces(outcome, STATIC_STEP), outcome.velocity, speed, verdict_by,
                           guess is not None)

@@ -38,12 +38,12 @@ the solve included. With several runs (``Problem.partition``) each pass is
 it as one kernel. The final Lipschitz estimate is reported (``SolverResult.lipschitz``) so that the
 next time step may start from it (``lipschitz0``).
 """
-import time
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.apgd_pass import PassInputs, PassOutputs, apgd_pass
 from extrados.engine.solvers.result import finish
 
@@ -266,7 +266,7 @@ def solve_apgd(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record
         The best iterate found (smallest residual among those evaluated), with the final Lipschitz
         estimate.
     """
-    started = time.perf_counter()
+    started = Stopwatch()
     x = problem.initial_impulse(gamma0)  # (n_c, 3) float64
     if problem.n_contacts == 0 or max_iterations <= 0:
         return finish(problem, "apgd", x, 0, tolerance, started, [] if record_history else None)

@@ -13,11 +13,11 @@ x^T D_i eta_i D_i^T x = eta_i ||J_a x_a + J_b x_b||^2 <= 2 eta_i (||J_a x_a||^2 
     D eta D^T <= 2 blockdiag_B(H_B),   H_B = sum_{i touches B} eta_i J_iB^T J_iB   (6 x 6),
     lambda_max(A) <= 2 max_B lambda_max(M_B^-1/2 H_B M_B^-1/2) + max_i eta_i max(E_i).     (J2)
 """
-import time
 
 import numpy as np
 from numba import njit
 
+from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.pgs import block_steps
 from extrados.engine.solvers.result import finish
 
@@ -89,7 +89,7 @@ def solve_jacobi(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, reco
     """
     if not 0.0 < relaxation < 2.0:
         raise ValueError(f"relaxation: must lie in (0, 2), got {relaxation}")
-    started = time.perf_counter()
+    started = Stopwatch()
     history = [] if record_history else None
     gamma = problem.initial_impulse(gamma0)  # (n_c, 3) float64
     if problem.n_contacts == 0:

@@ -19,12 +19,12 @@ Gauss-Seidel stalls on long chains of contacts such as columns (seed 000 sec. 2.
 self-equilibrated impulses of over-constrained joints are pinned only by the compliance E and
 converge at a rate of about E / lambda(N_ii) per sweep.
 """
-import time
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.cone import project_cohesive_point
 from extrados.engine.solvers.delassus import body_velocity_kernel, contact_velocity_kernel
 from extrados.engine.solvers.residual import natural_residual_kernel
@@ -182,7 +182,7 @@ def solve_pgs(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_
         raise ValueError(f"relaxation: must lie in (0, 2), got {relaxation}")
     if not 0.0 < smoothing <= 1.0:
         raise ValueError(f"smoothing: must lie in (0, 1], got {smoothing}")
-    started = time.perf_counter()
+    started = Stopwatch()
     gamma = problem.initial_impulse(gamma0)  # (n_c, 3) float64
     history = np.zeros(max_iterations if record_history else 0)  # (max_iterations,) float64
     sweep = Sweep(block_steps(problem), float(relaxation), float(smoothing))

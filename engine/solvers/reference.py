@@ -31,13 +31,13 @@ gamma = (rho / nu) x gives the equivalent program min 1/2 x^T (N / nu) x + (r / 
 same cones (cones are invariant under positive scaling) whose data are of order one; the offsets
 C_i and T_i are impulses and scale with gamma: b = (C_i, T_i) nu / rho.
 """
-import time
 
 import clarabel
 import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
+from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.cone import cohesive_projection_jacobian
 from extrados.engine.solvers.result import finish
 
@@ -208,7 +208,7 @@ def solve_reference(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, r
     if problem.n_contacts > MAX_CONTACTS:
         raise ValueError(f"reference: {problem.n_contacts} contacts exceed the limit of {MAX_CONTACTS}; "
                          "use an iterative solver (apgd, spg, pgs, jacobi)")
-    started = time.perf_counter()
+    started = Stopwatch()
     if problem.n_contacts == 0:
         return finish(problem, "reference", np.zeros((0, 3)), 0, tolerance, started, None)
     delassus = delassus_matrix(problem)

@@ -1,5 +1,4 @@
 """What every CCP solver reports: impulses, iterations, residual, convergence, time, history."""
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +20,8 @@ class SolverResult:
     converged : bool
         True when ``residual <= tolerance`` and nothing went wrong.
     seconds : float
-        Wall time of the solve (s).
+        Wall time of the solve (s), without the time numba spent compiling kernels during it
+        (engine.compilation): a first run on a cold kernel cache reports what a later one does.
     history : list of float or None
         Residual after each iteration when asked for.
     name : str
@@ -56,8 +56,8 @@ def finish(problem, name, gamma, iterations, tolerance, started, history, failed
         Iterations done.
     tolerance : float
         Residual below which the solve counts as converged.
-    started : float
-        ``time.perf_counter()`` at the start of the solve.
+    started : engine.compilation.Stopwatch
+        Made at the start of the solve.
     history : list of float or None
         Residual history.
     failed : bool
@@ -80,4 +80,4 @@ def finish(problem, name, gamma, iterations, tolerance, started, history, failed
         residual = problem.residual(gamma)
     converged = (not failed) and bool(residual <= tolerance)
     return SolverResult(gamma=gamma, iterations=int(iterations), residual=float(residual), converged=converged,
-                        seconds=time.perf_counter() - started, history=history, name=name, lipschitz=lipschitz)
+                        seconds=started.seconds(), history=history, name=name, lipschitz=lipschitz)

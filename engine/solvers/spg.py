@@ -27,11 +27,11 @@ f is quadratic, so along d_k: f(gamma + lambda d) = f + lambda g^T d + lambda^2/
 N d_k per iteration gives the line search, the new gradient g + lambda N d and both BB steps
 (BB1 = ||d||_P^2 / d^T N d and BB2 = d^T N d / (N d)^T P (N d), independent of lambda).
 """
-import time
 from collections import deque
 
 import numpy as np
 
+from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.result import finish
 
 #: Non-monotone memory M: compare with the largest of the last M objective values (BMR 2000: 10).
@@ -65,7 +65,7 @@ def solve_spg(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_
     SolverResult
         The best iterate found (smallest residual).
     """
-    started = time.perf_counter()
+    started = Stopwatch()
     history = [] if record_history else None
     gamma = problem.initial_impulse(gamma0)  # (n_c, 3) float64
     if problem.n_contacts == 0:

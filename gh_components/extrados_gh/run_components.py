@@ -1,9 +1,11 @@
 """The components that talk to the service: Service, Analyze and Simulate.
 
 Analyze answers at once (static and load factor analyses are quick); with Live off it keeps its
-last result until Run is pressed. Simulate starts a dynamic job and polls it: each solution of
-the component asks the service once for the job's state and, while the job runs, asks the
-canvas to solve the component again a little later, so the canvas never waits on the job.
+last result until Run is pressed. An analysis that runs past the service's compute time limit
+for answering at once is submitted again as a job, which Analyze then polls as Simulate does.
+Simulate starts a dynamic job and polls it: each solution of the component asks the service once
+for the job's state and its progress and, while the job runs, asks the canvas to solve the
+component again a little later, so the canvas never waits on the job.
 """
 from __future__ import absolute_import
 
@@ -27,8 +29,9 @@ def service(context, url, token, timeout):
                             timeout=number(timeout, "Timeout", DEFAULT_TIMEOUT_S, positive=True))
     health = client.health()
     client.examples()  # /health answers without a token: this request checks the token too
-    if (health.get("engine") or {}).get("state") == "warming":
-        context.message("connected, warming up")
+    engine = health.get("engine") or {}
+    if engine.get("state") == "warming":
+        context.message("connected, warming up %d %%" % round(100.0 * (engine.get("progress") or 0.0)))
         context.remark("the service is compiling its engine (its first start after an install); analyses wait "
                        "for it, a minute or two at most")
     else:
@@ -97,9 +100,16 @@ def analyze(context, blocks, materials, loads, analysis_type, max_factor, chain,
     request = signature({"model": model, "analysis": analysis})
     state = context.state
     live = True if live is None else bool(live)
+    client = client_of(service)
     if (live or run) and state.get("request") != request:
-        state["result"] = Result(client_of(service).analyze(model, analysis), model, analysis)
+        _cancel_running(client, state)
+        state["job"] = None
+        state["result"] = _analysis_now_or_job(client, state, model, analysis)
         state["request"] = request
+    if state.get("job"):
+        state["result"] = _finished_job_result(context, client, state)
+        if state["result"] is None:
+            return None, None, None, None, None
     result = state.get("result")
     if result is None:
         context.message("paused")
@@ -113,6 +123,34 @@ def analyze(context, blocks, materials, loads, analysis_type, max_factor, chain,
         context.warn("the solver did not converge (residual %g): the result is approximate" % solver.get("residual"))
     context.message(_verdict(data))
     return result, data.get("stable"), data.get("load_factor"), solver.get("residual"), solver.get("converged")
+
+
+def _analysis_now_or_job(client, state, model, analysis):
+    """The Result of an analysis answered at once; None after submitting it as a job (kept in ``state``) when
+    the service found it too long to answer at once."""
+    try:
+        return Result(client.analyze(model, analysis), model, analysis)
+    except ExtradosError as error:
+        if error.code != "compute_time_limit":
+            raise
+    state.update({"job": client.submit(model, analysis).id, "model": model, "analysis": analysis})
+    return None
+
+
+def _finished_job_result(context, client, state):
+    """Poll the job of ``state`` once: its Result when done (the job forgotten), else None with its state and
+    progress as the message and a solution asked for later."""
+    job = Job(client, state["job"])
+    info = job.poll()
+    if not job.done:
+        context.message("%s %d %%" % (info["state"], round(100.0 * job.progress)))
+        context.solve_again_later()
+        return None
+    state["job"] = None
+    if info["state"] != "done":
+        state["request"] = None  # Run (or the next change with Live on) starts it again
+        raise JobFailed.from_envelope(job.error or {"message": "the job was %s" % info["state"]}, job=info)
+    return Result(job.result(), state["model"], state["analysis"])
 
 
 def _verdict(data):
