@@ -10,6 +10,7 @@ from flask import jsonify
 from werkzeug.exceptions import HTTPException
 
 from extrados.engine.errors import ModelError
+from extrados.server.config import MIB
 
 LOG = logging.getLogger("extrados.server")
 
@@ -83,7 +84,7 @@ def register_error_handlers(app):
         message = error.description or error.name
         if error.code == 413:
             limit = app.config.get("MAX_CONTENT_LENGTH")
-            message = f"the request body is larger than the limit of {limit} bytes (raise --max-body-bytes)"
+            message = f"the request body is larger than the limit of {limit / MIB:g} MiB (raise --max-body-mb)"
         response = json_error(ApiError(error.code, message))
         if error.code == 405 and error.valid_methods:
             response.headers["Allow"] = ", ".join(error.valid_methods)

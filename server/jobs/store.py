@@ -41,6 +41,10 @@ CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, created);
 """
 
 
+class StoreError(Exception):
+    """The data directory cannot hold the jobs: the message names the file and what to do."""
+
+
 def iso_time(seconds):
     """UTC time as ISO 8601 text, or None."""
     if seconds is None:
