@@ -10,6 +10,7 @@ from extrados.server.config import Config
 from extrados.server.errors import register_error_handlers
 from extrados.server.guards import register_guards
 from extrados.server.jobs.runner import JobRunner
+from extrados.server.jobs.recovery import open_store
 from extrados.server.jobs.store import JobStore
 from extrados.server.routes import analyses, docs, examples, health, jobs, viewer
 from extrados.server.warmup import EngineWarmUp
@@ -45,6 +46,11 @@ def create_app(config=None, start_jobs=True):
     -------
     Flask
         With ``app.extensions["extrados"]`` the `Services`; ``stop_services(app)`` stops the jobs.
+
+    Raises
+    ------
+    StoreError
+        When the data directory cannot be written or its job table is damaged (`server.jobs.recovery`).
     """
     if config is None:
         config = Config()
@@ -54,7 +60,7 @@ def create_app(config=None, start_jobs=True):
     app = Flask(__name__, static_folder=STATIC_FOLDER, static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json.sort_keys = False
-    store = JobStore(config.data_dir)
+    store = open_store(config.data_dir)
     services = Services(config, AnalysisCache(max_models=config.cached_models), store, JobRunner(store, config),
                         EngineWarmUp())
     app.extensions["extrados"] = services
