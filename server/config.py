@@ -33,7 +33,8 @@ class Config:
         their ``Host`` header (the names clients and a reverse proxy use; `server.guards`).
     max_body_bytes : largest request body (413 beyond).
     max_blocks : largest model, in blocks (413 beyond).
-    compute_time_limit_s : a synchronous analysis (static, load factor) is stopped after this (422).
+    compute_time_limit_s : a request is stopped after this much parsing, checking and, for a synchronous
+        analysis (static, load factor), analysing (422; `server.deadline`).
     job_time_limit_s : a job is stopped and marked failed after this much computing.
     max_queued_jobs : jobs queued or running at once (429 beyond).
     workers : jobs computed at once, each in its own process.

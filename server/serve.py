@@ -32,7 +32,8 @@ def parser():
     p.add_argument("--max-body-mb", type=float, default=defaults.max_body_bytes / MIB, help="request body limit, MiB")
     p.add_argument("--max-blocks", type=int, default=defaults.max_blocks, help="largest model, in blocks")
     p.add_argument("--compute-time-limit", type=float, default=defaults.compute_time_limit_s,
-                   help="seconds a static or load factor analysis may compute in a request")
+                   help="seconds the service may spend on a request: parsing and checking it, and a static or load "
+                        "factor analysis")
     p.add_argument("--job-time-limit", type=float, default=defaults.job_time_limit_s,
                    help="seconds a job may compute")
     p.add_argument("--max-queued-jobs", type=int, default=defaults.max_queued_jobs,
