@@ -12,7 +12,7 @@ from extrados.engine.analysis.run import check_request
 from extrados.engine.errors import AnalysisCancelled, ModelError
 from extrados.server.deadline import ComputeTimeExceeded, RequestDeadline
 from extrados.server.errors import ApiError, model_error
-from extrados.server.payload import analysis_envelope, json_body
+from extrados.server.payload import analysis_envelope, json_body, large_request_slot
 from extrados.server.routes import json_response, services
 
 blueprint = Blueprint("analyses", __name__)
@@ -27,17 +27,19 @@ WARM_UP_WAIT_S = 600.0
 @blueprint.post("/v1/analyses")
 def create_analysis():
     """Answer within the compute time limit, which starts once the engine's warm-up has ended
-    (compiling the kernels is no part of a request)."""
+    (compiling the kernels is no part of a request); large bodies a few at a time."""
     svc = services()
-    svc.warm_up.wait(WARM_UP_WAIT_S)
-    deadline = RequestDeadline(svc.config.compute_time_limit_s)
-    try:
+    with large_request_slot(svc.large_requests):
+        svc.warm_up.wait(WARM_UP_WAIT_S)
+        deadline = RequestDeadline(svc.config.compute_time_limit_s)
         try:
-            return analyse_within(deadline)
-        finally:
-            deadline.disarm()
-    except ComputeTimeExceeded:
-        raise past_the_limit(deadline, "while it was read, checked and prepared", "send a smaller document") from None
+            try:
+                return analyse_within(deadline)
+            finally:
+                deadline.disarm()
+        except ComputeTimeExceeded:
+            raise past_the_limit(deadline, "while it was read, checked and prepared",
+                                 "send a smaller document") from None
 
 
 def analyse_within(deadline):
