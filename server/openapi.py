@@ -69,7 +69,7 @@ def error_responses(*codes):
              413: "too large (body size or block count)", 415: "not application/json",
              422: "invalid model or request (field path in error.path), or past the compute time limit",
              421: "a Host the service does not answer to (not loopback, the bound address or an --allowed-host)",
-             429: "the job queue is full", 503: "the data directory cannot be used", 507: "the data directory's disk is full"}
+             429: "the job queue is full", 503: "the data directory cannot be used, or other large requests are being checked", 507: "the data directory's disk is full"}
     return {str(code): {"description": words[code], "content": {"application/json": {"schema": ref("Error")}}}
             for code in (*codes, *GUARD_CODES)}
 
