@@ -50,8 +50,11 @@ def token_matches(presented, token):
 
 
 def host_name(authority):
-    """The host of a ``Host`` header or an origin's authority (``[::1]:8765`` -> ``::1``), lower case."""
-    name = urlsplit("//" + authority).hostname or ""
+    """The host of a ``Host`` header (``[::1]:8765`` -> ``::1``), lower case; empty when malformed."""
+    try:
+        name = urlsplit("//" + authority).hostname or ""
+    except ValueError:  # e.g. an unclosed "[" of an IPv6 address
+        return ""
     return name.rstrip(".")
 
 
@@ -78,7 +81,10 @@ def host_allowed(name, names, bound_host):
 def same_origin(origin, host_header):
     """True when ``origin`` (``scheme://host[:port]``) is the service's own page: the authority it
     names is the one the request was sent to."""
-    return urlsplit(origin).netloc.lower() == host_header.lower()
+    try:
+        return urlsplit(origin).netloc.lower() == host_header.lower()
+    except ValueError:  # a malformed origin is no one's
+        return False
 
 
 def check_host(names, bound_host):

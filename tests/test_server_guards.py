@@ -58,13 +58,15 @@ def test_pages_of_other_sites_are_refused(service, tmp_path):
     status, body, _ = service.post("/v1/analyses", {"model": MODEL}, headers={"Origin": "http://evil.test"})
     assert status == 403 and body["error"]["code"] == "foreign_origin"
     assert "--cors-origin http://evil.test" in body["error"]["message"]
+    for origin in ("null", "http://[::1", "file://"):  # sandboxed frames, malformed, local files
+        assert service.post("/v1/analyses", {"model": MODEL}, headers={"Origin": origin})[0] == 403
     assert service.post("/v1/analyses", {"model": MODEL}, headers={"Origin": service.base})[0] == PASSED
     assert service.post("/v1/analyses", {"model": MODEL})[0] == PASSED
     with running_service(data_dir=str(tmp_path), cors_origins=["http://evil.test"]) as client:
         assert client.post("/v1/analyses", {"model": MODEL}, headers={"Origin": "http://evil.test"})[0] == PASSED
 
 
-@pytest.mark.parametrize("host", ["evil.test", "evil.test:8765", "attacker.example.com."])
+@pytest.mark.parametrize("host", ["evil.test", "evil.test:8765", "attacker.example.com.", "[::1", ""])
 def test_foreign_host_names_are_421(service, host):
     """DNS rebinding: a page of evil.test whose name now points at 127.0.0.1 sends Host: evil.test."""
     for method, path in (("GET", "/v1/examples"), ("GET", "/health")):
