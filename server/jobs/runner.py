@@ -13,6 +13,7 @@ workers until it has ended.
 """
 import logging
 import multiprocessing
+import sqlite3
 import threading
 import time
 
@@ -78,8 +79,11 @@ class JobRunner:
             self.thread.join(timeout=10)
         for process, _ in list(self.processes.values()):
             end_process(process)
-        self.store.mark_interrupted()
         self.processes.clear()
+        try:
+            self.store.mark_interrupted()
+        except sqlite3.Error as error:  # a full disk: the next start marks them
+            LOG.error("cannot mark the running jobs interrupted (%s); the next start will", error)
 
     def loop(self):
         while not self.stopping.is_set():
