@@ -1,6 +1,7 @@
 """The app factory: configuration, the services every route shares, blueprints and guards."""
 import mimetypes
 import os
+import threading
 from dataclasses import dataclass
 
 from flask import Flask
@@ -10,7 +11,9 @@ from extrados.server.config import Config
 from extrados.server.errors import register_error_handlers
 from extrados.server.guards import register_guards
 from extrados.server.jobs.runner import JobRunner
+from extrados.server.jobs.recovery import open_store
 from extrados.server.jobs.store import JobStore
+from extrados.server.payload import large_request_slots
 from extrados.server.routes import analyses, docs, examples, health, jobs, viewer
 from extrados.server.warmup import EngineWarmUp
 
@@ -22,13 +25,15 @@ mimetypes.add_type("text/javascript", ".mjs")
 
 @dataclass
 class Services:
-    """What the routes share: the settings, the analysis cache, the job table and its runner."""
+    """What the routes share: the settings, the analysis cache, the job table and its runner, the
+    engine's warm-up and the places for large requests (`server.payload.large_request_slot`)."""
 
     config: Config
     cache: AnalysisCache
     store: JobStore
     runner: JobRunner
     warm_up: EngineWarmUp
+    large_requests: threading.BoundedSemaphore
 
 
 def create_app(config=None, start_jobs=True):
@@ -45,6 +50,11 @@ def create_app(config=None, start_jobs=True):
     -------
     Flask
         With ``app.extensions["extrados"]`` the `Services`; ``stop_services(app)`` stops the jobs.
+
+    Raises
+    ------
+    StoreError
+        When the data directory cannot be written or its job table is damaged (`server.jobs.recovery`).
     """
     if config is None:
         config = Config()
@@ -54,9 +64,9 @@ def create_app(config=None, start_jobs=True):
     app = Flask(__name__, static_folder=STATIC_FOLDER, static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json.sort_keys = False
-    store = JobStore(config.data_dir)
+    store = open_store(config.data_dir)
     services = Services(config, AnalysisCache(max_models=config.cached_models), store, JobRunner(store, config),
-                        EngineWarmUp())
+                        EngineWarmUp(), large_request_slots())
     app.extensions["extrados"] = services
     register_error_handlers(app)
     register_guards(app, config)

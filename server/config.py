@@ -12,7 +12,12 @@ from extrados.engine.generators import DEFAULT_MAX_BLOCKS
 #: Environment variable holding the access token (an alternative to ``--token``).
 TOKEN_VARIABLE = "EXTRADOS_TOKEN"
 DEFAULT_PORT = 8765
+MAX_PORT = 65535
 MIB = 1024 * 1024
+#: Shortest token accepted for a bind beyond loopback. The token is then all that guards the port
+#: from the network: 16 characters of a URL-safe alphabet (64 symbols, 96 bits) take ~10^21 years
+#: to guess at 10^6 tries a second, while a word or a few characters fall in minutes.
+MIN_TOKEN_LENGTH = 16
 
 
 @dataclass(frozen=True)
@@ -26,13 +31,19 @@ class Config:
     token : when set, every request but ``GET /health`` must carry it
         (``Authorization: Bearer TOKEN`` or ``?token=TOKEN``).
     cors_origins : origins allowed to call the API from a browser page; empty: CORS off.
+    allowed_hosts : host names besides loopback and the bound address that requests may name in
+        their ``Host`` header (the names clients and a reverse proxy use; `server.guards`).
     max_body_bytes : largest request body (413 beyond).
     max_blocks : largest model, in blocks (413 beyond).
-    compute_time_limit_s : a synchronous analysis (static, load factor) is stopped after this (422).
+    compute_time_limit_s : a request is stopped after this much parsing, checking and, for a synchronous
+        analysis (static, load factor), analysing (422; `server.deadline`).
     job_time_limit_s : a job is stopped and marked failed after this much computing.
     max_queued_jobs : jobs queued or running at once (429 beyond).
     workers : jobs computed at once, each in its own process.
     threads : waitress threads answering requests.
+    max_connections : connections open at once (waitress stops accepting beyond).
+    read_timeout_s : a request's header and body must arrive within this, and an idle connection
+        is closed after it (`server.http_server`).
     result_max_age_s, result_max_bytes : finished jobs older than the age, or the oldest ones
         past the total size of result files, expire (their files are deleted, the job says so).
     cached_models : geometries kept by the analysis cache for live updates.
@@ -45,6 +56,7 @@ class Config:
     data_dir: str = field(default_factory=lambda: os.path.join(os.path.expanduser("~"), ".extrados"))
     token: str = None
     cors_origins: tuple = ()
+    allowed_hosts: tuple = ()
     max_body_bytes: int = 64 * MIB
     max_blocks: int = DEFAULT_MAX_BLOCKS
     compute_time_limit_s: float = 60.0
@@ -52,6 +64,8 @@ class Config:
     max_queued_jobs: int = 16
     workers: int = 1
     threads: int = 8
+    max_connections: int = 1000
+    read_timeout_s: float = 30.0
     result_max_age_s: float = 7 * 24 * 3600.0
     result_max_bytes: int = 2048 * MIB
     cached_models: int = 16
@@ -65,22 +79,37 @@ class Config:
         if unknown:
             raise ValueError(f"unknown setting {unknown[0]!r}; valid settings: {', '.join(sorted(known))}")
         values = dict(mapping)
-        if "cors_origins" in values:
-            values["cors_origins"] = tuple(values["cors_origins"])
+        for name in ("cors_origins", "allowed_hosts"):
+            if name in values:
+                values[name] = tuple(values[name])
         return cls(**values)
 
     def checked(self):
         """The config, or ValueError when it is unsafe or inconsistent (e.g. an open port without a token)."""
-        if not is_loopback(self.host) and not self.token:
-            raise ValueError(f"binding {self.host} exposes the service beyond this machine: give a token "
-                             f"(--token or the {TOKEN_VARIABLE} environment variable)")
-        for name in ("max_body_bytes", "max_blocks", "max_queued_jobs", "workers", "threads", "cached_models"):
+        if not is_loopback(self.host):
+            check_public_token(self.host, self.token)
+        if not 0 <= self.port <= MAX_PORT:
+            raise ValueError(f"port {self.port} is not a TCP port (0 to {MAX_PORT}; 0: any free port)")
+        for name in ("max_body_bytes", "max_blocks", "max_queued_jobs", "workers", "threads", "cached_models",
+                     "max_connections"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
-        for name in ("compute_time_limit_s", "job_time_limit_s", "result_max_age_s", "result_max_bytes"):
+        for name in ("compute_time_limit_s", "job_time_limit_s", "result_max_age_s", "result_max_bytes",
+                     "read_timeout_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive")
         return self
+
+
+def check_public_token(host, token):
+    """ValueError unless ``token`` may guard a service bound to ``host``, an address beyond loopback."""
+    if not token:
+        raise ValueError(f"binding {host} exposes the service beyond this machine: give a token "
+                         f"(--token or the {TOKEN_VARIABLE} environment variable)")
+    if len(token) < MIN_TOKEN_LENGTH:
+        raise ValueError(f"binding {host} exposes the service beyond this machine, and a token of {len(token)} "
+                         f"characters is guessed in minutes: give one of at least {MIN_TOKEN_LENGTH}, e.g. "
+                         "python -c \"import secrets; print(secrets.token_urlsafe(24))\"")
 
 
 def is_loopback(host):

@@ -5,11 +5,14 @@ the engine's ModelError and werkzeug's HTTP errors into that shape. An unexpecte
 logged with its traceback and answered 500 with a short message: it is a bug, never user input.
 """
 import logging
+import sqlite3
 
 from flask import jsonify
 from werkzeug.exceptions import HTTPException
 
 from extrados.engine.errors import ModelError
+from extrados.server.config import MIB
+from extrados.server.jobs.store import StoreError
 
 LOG = logging.getLogger("extrados.server")
 
@@ -44,9 +47,10 @@ class ApiError(Exception):
         return {"error": {"message": self.message, "path": self.path, "block": self.block, "code": self.code}}
 
 
-DEFAULT_CODES = {400: "malformed_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
-                 409: "conflict", 410: "expired", 413: "too_large", 415: "unsupported_media_type",
-                 422: "invalid_model", 429: "queue_full", 500: "internal_error"}
+DEFAULT_CODES = {400: "malformed_request", 401: "unauthorized", 403: "foreign_origin", 404: "not_found",
+                 405: "method_not_allowed", 409: "conflict", 410: "expired", 413: "too_large",
+                 415: "unsupported_media_type", 421: "unknown_host", 422: "invalid_model", 429: "queue_full",
+                 500: "internal_error", 503: "storage_unavailable", 507: "storage_full"}
 
 
 def model_error(error, prefix="model"):
@@ -78,12 +82,22 @@ def register_error_handlers(app):
     def engine_error(error):
         return json_error(model_error(error))
 
+    @app.errorhandler(StoreError)
+    def storage_error(error):
+        LOG.error("%s", error)
+        return json_error(ApiError(error.status, str(error)))
+
+    @app.errorhandler(sqlite3.Error)
+    def table_error(error):
+        LOG.error("job table: %s", error)
+        return json_error(ApiError(503, f"the job table cannot be used now ({error}); see the service log"))
+
     @app.errorhandler(HTTPException)
     def http_error(error):
         message = error.description or error.name
         if error.code == 413:
             limit = app.config.get("MAX_CONTENT_LENGTH")
-            message = f"the request body is larger than the limit of {limit} bytes (raise --max-body-bytes)"
+            message = f"the request body is larger than the limit of {limit / MIB:g} MiB (raise --max-body-mb)"
         response = json_error(ApiError(error.code, message))
         if error.code == 405 and error.valid_methods:
             response.headers["Allow"] = ", ".join(error.valid_methods)

@@ -59,14 +59,19 @@ GENERATOR = {
                    "parameters": {"type": "array", "items": {"type": "object"}}}}
 
 
+#: What the guards answer on every path (`server.guards`).
+GUARD_CODES = (403, 421)
+
+
 def error_responses(*codes):
     words = {400: "malformed request (not JSON, not the expected envelope)", 401: "missing or wrong token",
-             404: "no such resource", 409: "not possible in the job's state", 410: "the result has expired",
+             403: "sent by a page of another origin (not named by --cors-origin)", 404: "no such resource", 409: "not possible in the job's state", 410: "the result has expired",
              413: "too large (body size or block count)", 415: "not application/json",
              422: "invalid model or request (field path in error.path), or past the compute time limit",
-             429: "the job queue is full"}
+             421: "a Host the service does not answer to (not loopback, the bound address or an --allowed-host)",
+             429: "the job queue is full", 503: "the data directory cannot be used, or other large requests are being checked", 507: "the data directory's disk is full"}
     return {str(code): {"description": words[code], "content": {"application/json": {"schema": ref("Error")}}}
-            for code in codes}
+            for code in (*codes, *GUARD_CODES)}
 
 
 def json_content(schema):
@@ -97,22 +102,22 @@ def paths():
             "responses": {"200": {"description": "the result document", "content": json_content(ref("Result"))},
                           "202": {"description": "queued as a job", "headers": {"Location": {"schema": {"type": "string"}}},
                                   "content": json_content({"type": "object", "required": ["id", "url"]})},
-                          **error_responses(400, 401, 413, 415, 422, 429)}}},
+                          **error_responses(400, 401, 413, 415, 422, 429, 503, 507)}}},
         "/v1/jobs": {"get": {"summary": "The latest jobs", "parameters": [
             {"name": "state", "in": "query", "required": False, "schema": {"enum": list(JOB["properties"]["state"]["enum"])}}],
             "responses": {"200": {"description": "jobs, newest first", "content": json_content(
                 {"type": "object", "required": ["jobs"], "properties": {"jobs": {"type": "array", "items": ref("Job")}}})},
-                **error_responses(401, 422)}}},
+                **error_responses(401, 422, 503)}}},
         "/v1/jobs/{id}": {
             "get": {"summary": "A job's state and progress", "parameters": [job_id_parameter()],
                     "responses": {"200": {"description": "the job", "content": json_content(ref("Job"))},
-                                  **error_responses(401, 404)}},
+                                  **error_responses(401, 404, 503)}},
             "delete": {"summary": "Cancel a job", "parameters": [job_id_parameter()],
                        "responses": {"202": {"description": "cancelling", "content": json_content(ref("Job"))},
-                                     **error_responses(401, 404, 409)}}},
+                                     **error_responses(401, 404, 409, 503)}}},
         "/v1/jobs/{id}/result": {"get": {"summary": "A finished job's result document", "parameters": [job_id_parameter()],
                                          "responses": {"200": {"description": "the result", "content": json_content(ref("Result"))},
-                                                       **error_responses(401, 404, 409, 410)}}},
+                                                       **error_responses(401, 404, 409, 410, 503)}}},
         "/v1/examples": {"get": {"summary": "The model generators and their parameters", "responses": {
             "200": {"description": "generators", "content": json_content(
                 {"type": "object", "required": ["examples"], "properties": {"examples": {"type": "array", "items": ref("Generator")}}})},

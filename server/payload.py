@@ -1,22 +1,50 @@
 """Reading an analysis request from an HTTP body: JSON, its envelope, and the size limits.
 
 What the engine checks (the model document, the analysis request) is left to the engine; here we
-only refuse what must not reach it: text that is not JSON, an envelope without a model, and a
-model larger than the service accepts.
+only refuse what must not reach it: text that is not JSON, an envelope without a model, a model
+larger than the service accepts, and more large bodies at once than it can hold in memory.
 """
 import json
+import threading
+from contextlib import contextmanager
 
 from flask import request
 
+from extrados.server.config import MIB
 from extrados.server.errors import ApiError
 
 ENVELOPE_FIELDS = ("model", "analysis")
+#: bytes; a body above this is large: parsed and checked, it takes about ten times its size in
+#: memory (four bodies of 53 MB took 2.3 GB) and seconds to minutes of the compute time limit.
+LARGE_BODY_BYTES = 8 * MIB
+#: Large bodies parsed and checked at once; another is answered 503 at once instead of waiting, so
+#: that large requests cannot take every thread and gigabytes of memory.
+MAX_LARGE_REQUESTS = 2
+
+
+def large_request_slots():
+    """The semaphore `large_request_slot` takes a place of (one per app)."""
+    return threading.BoundedSemaphore(MAX_LARGE_REQUESTS)
+
+
+@contextmanager
+def large_request_slot(slots):
+    """Hold one of ``slots`` while a request with a large body is answered; 503 when none is free."""
+    if (request.content_length or 0) <= LARGE_BODY_BYTES:
+        yield
+        return
+    if not slots.acquire(blocking=False):
+        raise ApiError(503, f"the service is already answering {MAX_LARGE_REQUESTS} requests larger than "
+                            f"{LARGE_BODY_BYTES // MIB} MiB; retry in a minute", code="busy")
+    try:
+        yield
+    finally:
+        slots.release()
 
 
 def json_body():
-    """The request body parsed as JSON (400 naming line and column when it is not)."""
-    if request.mimetype not in ("application/json", "") and not request.mimetype.endswith("+json"):
-        raise ApiError(415, f"send the request as application/json, not {request.mimetype}")
+    """The request body parsed as JSON (400 naming line and column when it is not); its media type
+    was checked by `server.guards`."""
     raw = request.get_data(cache=False)
     try:
         text = raw.decode("utf-8")

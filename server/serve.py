@@ -24,17 +24,26 @@ def parser():
                    help=f"access token required on every request but /health (default: ${TOKEN_VARIABLE}); "
                         "needed to bind any address but loopback")
     p.add_argument("--cors-origin", action="append", default=[], dest="cors_origins",
-                   help="allow browser pages from this origin (repeatable; default: CORS off)")
+                   help="allow browser pages from this origin, e.g. http://localhost:3000 (repeatable; default: "
+                        "only the service's own pages)")
+    p.add_argument("--allowed-host", action="append", default=[], dest="allowed_hosts",
+                   help="a host name clients use to reach the service, besides loopback and the bound address "
+                        "(repeatable; requests naming another host get 421)")
     p.add_argument("--max-body-mb", type=float, default=defaults.max_body_bytes / MIB, help="request body limit, MiB")
     p.add_argument("--max-blocks", type=int, default=defaults.max_blocks, help="largest model, in blocks")
     p.add_argument("--compute-time-limit", type=float, default=defaults.compute_time_limit_s,
-                   help="seconds a static or load factor analysis may compute in a request")
+                   help="seconds the service may spend on a request: parsing and checking it, and a static or load "
+                        "factor analysis")
     p.add_argument("--job-time-limit", type=float, default=defaults.job_time_limit_s,
                    help="seconds a job may compute")
     p.add_argument("--max-queued-jobs", type=int, default=defaults.max_queued_jobs,
                    help="jobs queued or running at once")
     p.add_argument("--workers", type=int, default=defaults.workers, help="jobs computed at once (one process each)")
     p.add_argument("--threads", type=int, default=defaults.threads, help="request threads")
+    p.add_argument("--max-connections", type=int, default=defaults.max_connections,
+                   help="connections open at once")
+    p.add_argument("--read-timeout", type=float, default=defaults.read_timeout_s,
+                   help="seconds a request may take to arrive, and an idle connection is kept")
     p.add_argument("--result-max-age", type=float, default=defaults.result_max_age_s / 86400.0,
                    help="days a finished job's result is kept")
     p.add_argument("--result-max-mb", type=float, default=defaults.result_max_bytes / MIB,
@@ -47,18 +56,20 @@ def parser():
 
 def config_from(args):
     return Config(host=args.host, port=args.port, data_dir=args.data_dir, token=args.token or None,
-                  cors_origins=tuple(args.cors_origins), max_body_bytes=int(args.max_body_mb * MIB),
+                  cors_origins=tuple(args.cors_origins), allowed_hosts=tuple(args.allowed_hosts),
+                  max_body_bytes=int(args.max_body_mb * MIB),
                   max_blocks=args.max_blocks, compute_time_limit_s=args.compute_time_limit,
                   job_time_limit_s=args.job_time_limit, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
-                  threads=args.threads, result_max_age_s=args.result_max_age * 86400.0,
+                  threads=args.threads, max_connections=args.max_connections,
+                  read_timeout_s=args.read_timeout, result_max_age_s=args.result_max_age * 86400.0,
                   result_max_bytes=int(args.result_max_mb * MIB), warm_up=args.warm_up)
 
 
-def viewer_address(host, port, example=None, token=None):
+def viewer_address(host, port, example=None):
+    """The viewer's address; a token is not written into it (the line goes to logs): the page takes
+    ``&token=…`` once, then keeps it in a cookie."""
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     query = [f"example={example}", "run=static"] if example else []
-    if token:
-        query.append(f"token={token}")
     return f"http://{shown}:{port}/" + ("?" + "&".join(query) if query else "")
 
 
@@ -69,20 +80,31 @@ def main(argv=None):
     except ValueError as exc:
         print(f"extrados serve: error: {exc}", file=sys.stderr)
         return 2
-    from waitress import create_server
-
     from extrados.server.app import create_app, stop_services
+    from extrados.server.http_server import make_server
+    from extrados.server.jobs.store import StoreError
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except StoreError as exc:
+        print(f"extrados serve: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        server = make_server(app, config)
+    except OSError as exc:
+        stop_services(app)
+        print(f"extrados serve: error: cannot listen on {config.host}:{config.port} ({exc.strerror or exc}); "
+              "another program (another Extrados service?) may hold the port: choose another with --port, "
+              "or --port 0 for any free one", file=sys.stderr)
+        return 2
     # what is loaded by now (numpy, numba, the engine, the app) lives as long as the service: kept
     # out of the collector's full passes, they stop costing each request tens of milliseconds
     gc.freeze()
-    server = create_server(app, host=config.host, port=config.port, threads=config.threads,
-                           max_request_body_size=config.max_body_bytes + MIB)
     port = server.effective_port
     print(f"Extrados service on http://{config.host}:{port} (data in {os.path.abspath(config.data_dir)})", flush=True)
-    print(f"viewer: {viewer_address(config.host, port, args.example, config.token)}", flush=True)
+    print(f"viewer: {viewer_address(config.host, port, args.example)}"
+          + (" (open it once with token=YOUR_TOKEN in its query)" if config.token else ""), flush=True)
     # a stop by SIGTERM (a service manager, a test) runs the same clean-up as Ctrl-C
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     try:

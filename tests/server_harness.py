@@ -1,20 +1,22 @@
 """A real Extrados service for tests: the Flask app under waitress on a free loopback port.
 
-`running_service(config)` starts it in this process (port 0: the system picks a free port) and
-stops it, with its job workers, at the end. `Client` talks to it over HTTP with the standard
-library only, as the Grasshopper client does.
+`running_service(config)` starts it in this process (port 0: the system picks a free port) with
+the waitress settings of `extrados serve` (`server.http_server`), and stops it, with its job
+workers, at the end. `Client` talks to it over HTTP with the standard library only, as the
+Grasshopper client does.
 """
 import json
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
 
-from waitress import create_server
-
 from extrados.server import create_app
 from extrados.server.app import stop_services
+from extrados.server.http_server import make_server
 
 FINISHED = ("done", "failed", "cancelled")
 
@@ -23,7 +25,7 @@ FINISHED = ("done", "failed", "cancelled")
 def running_service(**settings):
     """Yield a Client of a service with these `server.Config` settings (data_dir required)."""
     app = create_app({"port": 0, **settings})
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    server = make_server(app, app.extensions["extrados"].config)
     stopping = threading.Event()
 
     def serve():
@@ -81,6 +83,21 @@ class Client:
                 return job
             time.sleep(0.02)
         raise AssertionError(f"job {url} still {job['state']} after {timeout} s")
+
+
+def start_service_process(data_dir, *extra, env=None):
+    """``python -m extrados.server`` on a free port (environment ``env``, or this one's); returns (process, base URL)."""
+    process = subprocess.Popen([sys.executable, "-m", "extrados.server", "--port", "0", "--data-dir", str(data_dir), *extra],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    printed = []
+    for line in process.stdout:  # log lines (an interrupted job, say) may come first
+        printed.append(line)
+        if line.startswith("Extrados service on http://"):
+            break
+    else:
+        raise AssertionError("the service did not start:\n" + "".join(printed))
+    threading.Thread(target=process.stdout.read, daemon=True).start()  # keep the pipe drained
+    return process, line.split()[3]
 
 
 def parsed(raw):

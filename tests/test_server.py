@@ -23,7 +23,7 @@ from extrados.engine.generators import generate
 from extrados.server.config import Config
 from extrados.server.openapi import openapi_document
 from tests.gh_harness import Component
-from tests.server_harness import Client, running_service
+from tests.server_harness import Client, running_service, start_service_process
 
 ARCH = generate("arch", voussoirs=10)
 SHORT_DYNAMIC = {"type": "dynamic", "duration": 0.05, "time_step": 0.001, "output_interval": 0.01}
@@ -260,21 +260,6 @@ def test_results_expire_by_age_and_by_size(tmp_path):
 
 # --- restart --------------------------------------------------------------------------------------
 
-def start_service_process(data_dir, *extra, env=None):
-    """``python -m extrados.server`` on a free port (environment ``env``, or this one's); returns (process, base URL)."""
-    process = subprocess.Popen([sys.executable, "-m", "extrados.server", "--port", "0", "--data-dir", str(data_dir), *extra],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    printed = []
-    for line in process.stdout:  # log lines (an interrupted job, say) may come first
-        printed.append(line)
-        if line.startswith("Extrados service on http://"):
-            break
-    else:
-        raise AssertionError("the service did not start:\n" + "".join(printed))
-    threading.Thread(target=process.stdout.read, daemon=True).start()  # keep the pipe drained
-    return process, line.split()[3]
-
-
 def test_restart_keeps_finished_results_and_fails_interrupted_jobs(tmp_path):
     process, base = start_service_process(tmp_path)
     client = Client(base)
@@ -359,7 +344,7 @@ def test_a_fresh_install_compiles_before_the_compute_time_limit_starts(tmp_path)
 def test_body_and_block_limits_are_413(tmp_path):
     with running_service(data_dir=str(tmp_path), max_body_bytes=20_000, max_blocks=5) as client:
         status, body, _ = client.post("/v1/analyses", raw=json.dumps({"model": ARCH}).encode() + b" " * 20_000)
-        assert status == 413 and "--max-body" in body["error"]["message"]
+        assert status == 413 and "--max-body-mb" in body["error"]["message"]
         status, body, _ = client.post("/v1/analyses", {"model": ARCH})
         assert status == 413 and body["error"]["path"] == "model.blocks" and body["error"]["code"] == "too_many_blocks"
         status, body, _ = client.get("/v1/examples/arch")
@@ -370,7 +355,7 @@ def test_compute_time_limit_is_a_clear_422(tmp_path):
     with running_service(data_dir=str(tmp_path), compute_time_limit_s=1e-6) as client:
         status, body, _ = client.post("/v1/analyses", {"model": loaded_arch(), "analysis": {"type": "load_factor"}})
         assert status == 422 and body["error"]["code"] == "compute_time_limit"
-        assert "?async=true" in body["error"]["message"]
+        assert "--compute-time-limit" in body["error"]["message"]
 
 
 def test_token_is_required_except_for_health(tmp_path):
@@ -388,7 +373,8 @@ def test_token_is_required_except_for_health(tmp_path):
 def test_open_address_needs_a_token(tmp_path):
     with pytest.raises(ValueError, match="token"):
         Config(host="0.0.0.0", data_dir=str(tmp_path)).checked()
-    assert Config(host="0.0.0.0", token="t", data_dir=str(tmp_path)).checked().token == "t"
+    token = "a-token-of-sixteen-characters-or-more"
+    assert Config(host="0.0.0.0", token=token, data_dir=str(tmp_path)).checked().token == token
     for command in (["-m", "extrados.server"], ["-m", "extrados", "serve"]):  # python -m extrados.server, extrados serve
         run = subprocess.run([sys.executable, *command, "--host", "0.0.0.0", "--data-dir", str(tmp_path)],
                              capture_output=True, text=True, timeout=60, env={**os.environ, "EXTRADOS_TOKEN": ""})

@@ -6,10 +6,18 @@ Layout under the data directory::
                             service reads it)
     jobs/<id>/request.json  the analysis request as submitted
     jobs/<id>/result.json   the result document, written whole then renamed into place
+    jobs/<id>/job.json      the job's row as it was when the job was created and when it finished:
+                            what `server.jobs.recovery` restores a finished job from when the
+                            table lost it (a damaged write-ahead log, a table moved aside)
 
 A job moves queued → running → done | failed | cancelled. Rows outlive a restart: at start-up a
 job left ``running`` by a stopped service is marked failed with the reason, queued ones run.
+
+Storage failures (a full disk, a directory that became unwritable, a damaged table) are raised as
+`StoreError`, which names the file and what to do and carries the HTTP status (507 full, 503
+otherwise); the routes answer it as JSON (`server.errors`).
 """
+import errno
 import json
 import os
 import sqlite3
@@ -39,6 +47,71 @@ CREATE TABLE IF NOT EXISTS jobs (
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, created);
 """
+COLUMNS = ("id", "analysis", "n_blocks", "state", "progress", "created", "started", "finished", "error",
+           "cancel_requested", "result_bytes", "expired")
+
+
+#: SQLite pages the write-ahead log may hold before it is copied into the table, and bytes it is cut
+#: back to after: a small log needs little free space to go on recording jobs on a nearly full disk.
+WAL_AUTOCHECKPOINT_PAGES = 100
+WAL_SIZE_LIMIT_BYTES = 1024 * 1024
+
+
+class StoreError(Exception):
+    """The data directory cannot hold the jobs: the message names the file and what to do.
+
+    Parameters
+    ----------
+    message : str
+    status : int
+        The HTTP status a request that needed the store gets: 507 when the disk is full, 503 otherwise.
+    """
+
+    def __init__(self, message, status=503):
+        super().__init__(message)
+        self.status = status
+
+
+def disk_full(error):
+    """True when an OSError or SQLite error says the disk (or the file size limit) is full."""
+    if isinstance(error, OSError):
+        return error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    return "full" in str(error)
+
+
+def store_error(error, path, doing):
+    """`StoreError` for an OSError or SQLite error met while ``doing`` something with ``path``."""
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    if disk_full(error):
+        return StoreError(f"the disk holding {path} is full ({reason}) while {doing}: free space there, or start "
+                          "the service with another --data-dir", status=507)
+    return StoreError(f"cannot use {path} while {doing} ({reason}): check that the service may write there, or "
+                      "start it with another --data-dir")
+
+
+def shrink_log(db):
+    """After a write failed on a full disk: copy the write-ahead log into the table and cut it back,
+    so that the next try needs less space. Best effort: on a disk that is full to the last byte the
+    copy may fail too, and the caller's retry tells."""
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error:
+        return False
+    return True
+
+
+def write_atomically(path, text):
+    """Write ``text`` to ``path`` whole or not at all (a partial file is removed); returns its size in bytes."""
+    partial = path + ".partial"
+    try:
+        with open(partial, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(partial, path)
+    except BaseException:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise
+    return os.path.getsize(path)
 
 
 def iso_time(seconds):
@@ -56,10 +129,10 @@ class JobStore:
 
     def __init__(self, data_dir):
         self.data_dir = os.path.abspath(data_dir)
-        os.makedirs(os.path.join(self.data_dir, "jobs"), exist_ok=True)
         self.path = os.path.join(self.data_dir, "jobs.sqlite3")
         self._local = threading.local()
-        self.connection().executescript(SCHEMA)
+        with self.guarded("opening the job table"):
+            self.connection().executescript(SCHEMA)
 
     # --- connections ----------------------------------------------------------------------
     def connection(self):
@@ -69,8 +142,19 @@ class JobStore:
             db.row_factory = sqlite3.Row
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
+            db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT_BYTES}")
             self._local.db = db
         return db
+
+    @contextmanager
+    def guarded(self, doing):
+        """Turn an OSError or SQLite error met while ``doing`` something into a `StoreError`."""
+        try:
+            yield
+        except (OSError, sqlite3.Error) as error:
+            raise store_error(error, self.path if isinstance(error, sqlite3.Error) else self.data_dir,
+                              doing) from error
 
     @contextmanager
     def transaction(self):
@@ -81,7 +165,14 @@ class JobStore:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
+        try:
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if disk_full(error):
+                shrink_log(db)
+            raise
 
     # --- files ----------------------------------------------------------------------------
     def job_dir(self, job_id):
@@ -93,34 +184,57 @@ class JobStore:
     def result_path(self, job_id):
         return os.path.join(self.job_dir(job_id), "result.json")
 
+    def record_path(self, job_id):
+        return os.path.join(self.job_dir(job_id), "job.json")
+
     def write_result(self, job_id, text):
-        """Write the result file atomically; returns its size in bytes."""
-        path = self.result_path(job_id)
-        partial = path + ".partial"
-        with open(partial, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(partial, path)
-        return os.path.getsize(path)
+        """Write the result file atomically; returns its size in bytes (OSError when the disk is full)."""
+        return write_atomically(self.result_path(job_id), text)
+
+    def write_record(self, job_id):
+        """Copy the job's row into its folder (``job.json``). Best effort: the table holds the job
+        anyway, and a disk too full for the record is reported by the next write that needs space."""
+        row = self.get(job_id)
+        if row is None or not os.path.isdir(self.job_dir(job_id)):
+            return
+        try:
+            write_atomically(self.record_path(job_id), json.dumps(row))
+        except OSError:
+            return
 
     # --- rows -----------------------------------------------------------------------------
     def create(self, request, analysis, n_blocks, max_active):
-        """Queue a job; None when ``max_active`` jobs are already queued or running."""
+        """Queue a job; None when ``max_active`` jobs are already queued or running.
+
+        Raises
+        ------
+        StoreError
+            507 when the disk is full, 503 when the data directory cannot be written; nothing is left behind.
+        """
         job_id = uuid.uuid4().hex
-        os.makedirs(self.job_dir(job_id))
-        with open(self.request_path(job_id), "w", encoding="utf-8") as handle:
-            json.dump(request, handle)
-        with self.transaction() as db:
-            active = db.execute("SELECT COUNT(*) FROM jobs WHERE state IN ('queued', 'running')").fetchone()[0]
-            if active >= max_active:
-                queued = False
-            else:
-                db.execute("INSERT INTO jobs (id, analysis, n_blocks, state, created) VALUES (?, ?, ?, 'queued', ?)",
-                           (job_id, analysis, n_blocks, time.time()))
-                queued = True
+        try:
+            with self.guarded("queueing a job"):
+                queued = self.insert_job(job_id, request, analysis, n_blocks, max_active)
+        except StoreError:
+            self.remove_files(job_id)
+            raise
         if not queued:
             self.remove_files(job_id)
             return None
+        self.write_record(job_id)
         return job_id
+
+    def insert_job(self, job_id, request, analysis, n_blocks, max_active):
+        """Write the job's request and insert its row unless ``max_active`` jobs are active; True if inserted."""
+        os.makedirs(self.job_dir(job_id))
+        write_atomically(self.request_path(job_id), json.dumps(request))
+        with self.transaction() as db:
+            active = db.execute("SELECT COUNT(*) FROM jobs WHERE state IN ('queued', 'running')").fetchone()[0]
+            if active >= max_active:
+                return False
+            db.execute("INSERT INTO jobs (id, analysis, n_blocks, state, created) VALUES (?, ?, ?, 'queued', ?)",
+                       (job_id, analysis, n_blocks, time.time()))
+        return True
 
     def get(self, job_id):
         """The job's row as a dict, or None."""
@@ -135,6 +249,8 @@ class JobStore:
         with self.transaction() as db:
             db.execute(f"UPDATE jobs SET state = ?{', ' + columns if columns else ''} WHERE id = ?",
                        (state, *values.values(), job_id))
+        if state in FINISHED:
+            self.write_record(job_id)
 
     def claim(self, job_id):
         """Mark a queued job running; False when it is no longer queued (cancelled meanwhile)."""
@@ -148,7 +264,10 @@ class JobStore:
         with self.transaction() as db:
             cursor = db.execute("UPDATE jobs SET state = ?, finished = ?, error = ? WHERE id = ? AND state = 'running'",
                                 (state, time.time(), json.dumps(error) if error else None, job_id))
-            return cursor.rowcount == 1
+            finished = cursor.rowcount == 1
+        if finished:
+            self.write_record(job_id)
+        return finished
 
     def set_progress(self, job_id, fraction):
         with self.transaction() as db:
@@ -159,8 +278,11 @@ class JobStore:
         dispatcher claiming it meanwhile finds it flagged)."""
         with self.transaction() as db:
             db.execute("UPDATE jobs SET cancel_requested = 1 WHERE id = ?", (job_id,))
-            db.execute("UPDATE jobs SET state = 'cancelled', finished = ? WHERE id = ? AND state = 'queued'",
-                       (time.time(), job_id))
+            cursor = db.execute("UPDATE jobs SET state = 'cancelled', finished = ? WHERE id = ? AND state = 'queued'",
+                                (time.time(), job_id))
+            cancelled = cursor.rowcount == 1
+        if cancelled:
+            self.write_record(job_id)
 
     def cancel_requested(self, job_id):
         row = self.connection().execute("SELECT cancel_requested FROM jobs WHERE id = ?", (job_id,)).fetchone()
@@ -172,18 +294,26 @@ class JobStore:
         rows = self.connection().execute(query, ((state,) if state else ()) + (limit,)).fetchall()
         return [dict(row) for row in rows]
 
+    def ids_in_state(self, state):
+        """Ids of the jobs in ``state``, oldest first."""
+        rows = self.connection().execute("SELECT id FROM jobs WHERE state = ? ORDER BY created", (state,)).fetchall()
+        return [row[0] for row in rows]
+
     def queued(self):
         """Ids of queued jobs, oldest first."""
-        rows = self.connection().execute("SELECT id FROM jobs WHERE state = 'queued' ORDER BY created").fetchall()
-        return [row[0] for row in rows]
+        return self.ids_in_state("queued")
 
     def mark_interrupted(self):
         """At start-up: jobs left running by a stopped service fail with the reason. Returns how many."""
-        error = json.dumps({"message": INTERRUPTED_REASON, "code": "interrupted"})
+        error = {"message": INTERRUPTED_REASON, "code": "interrupted"}
+        return sum(self.finish_if_running(job_id, "failed", error) for job_id in self.ids_in_state("running"))
+
+    def restore(self, row):
+        """Put back a job's row as its record (``job.json``) has it (`server.jobs.recovery`)."""
+        columns = [name for name in row if name in COLUMNS]
         with self.transaction() as db:
-            cursor = db.execute("UPDATE jobs SET state = 'failed', error = ?, finished = ? WHERE state = 'running'",
-                                (error, time.time()))
-            return cursor.rowcount
+            db.execute(f"INSERT OR REPLACE INTO jobs ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                       [row[name] for name in columns])
 
     # --- expiry ---------------------------------------------------------------------------
     def expire(self, max_age_s, max_bytes, now=None):
@@ -203,11 +333,17 @@ class JobStore:
         for job_id in expired:
             with self.transaction() as db:
                 db.execute("UPDATE jobs SET expired = 1 WHERE id = ?", (job_id,))
-            self.remove_files(job_id)
+            self.remove_files(job_id, keep_record=True)
+            self.write_record(job_id)
         return expired
 
-    def remove_files(self, job_id):
-        for path in (self.request_path(job_id), self.result_path(job_id)):
+    def remove_files(self, job_id, keep_record=False):
+        """Remove the job's request and result, and its record unless ``keep_record`` (an expired job's
+        record, a few hundred bytes, keeps saying what it was); then its folder if empty."""
+        paths = [self.request_path(job_id), self.result_path(job_id)]
+        if not keep_record:
+            paths.append(self.record_path(job_id))
+        for path in paths:
             if os.path.exists(path):
                 os.remove(path)
         if os.path.isdir(self.job_dir(job_id)) and not os.listdir(self.job_dir(job_id)):
@@ -215,9 +351,20 @@ class JobStore:
 
 
 def job_document(row):
-    """The job as the API shows it (DESIGN sec. 6)."""
-    doc = {"id": row["id"], "state": row["state"], "analysis": row["analysis"], "blocks": row["n_blocks"],
-           "progress": 1.0 if row["state"] == "done" else row["progress"],
+    """The job as the API shows it (DESIGN sec. 6); a row that cannot be read (a damaged table, a row
+    written by hand) is shown as a failed job that says so, never as an error of the whole list."""
+    try:
+        return readable_job_document(row)
+    except (TypeError, ValueError, KeyError, OverflowError) as error:
+        return damaged_job_document(row, error)
+
+
+def readable_job_document(row):
+    """`job_document` of a row whose columns hold what the table's schema says."""
+    if row["state"] not in STATES:
+        raise ValueError(f"unknown state {row['state']!r}")
+    doc = {"id": row["id"], "state": row["state"], "analysis": str(row["analysis"]), "blocks": int(row["n_blocks"]),
+           "progress": 1.0 if row["state"] == "done" else float(row["progress"]),
            "created": iso_time(row["created"]), "started": iso_time(row["started"]),
            "finished": iso_time(row["finished"]), "url": f"/v1/jobs/{row['id']}",
            "result_url": f"/v1/jobs/{row['id']}/result" if row["state"] in ("done", "cancelled") else None,
@@ -226,7 +373,17 @@ def job_document(row):
         end = row["finished"] if row["finished"] is not None else time.time()
         doc["seconds"] = round(end - row["started"], 3)
     if row["error"]:
-        doc["error"] = json.loads(row["error"])
+        error = json.loads(row["error"])
+        if not isinstance(error, dict):
+            raise ValueError("the error column is not a JSON object")
+        doc["error"] = error
     if row["cancel_requested"] and row["state"] in ("queued", "running"):
         doc["cancel_requested"] = True
     return doc
+
+
+def damaged_job_document(row, error):
+    return {"id": str(row["id"]), "state": "failed", "progress": 0.0, "created": None, "started": None, "finished": None, "url": f"/v1/jobs/{row['id']}", "result_url": None,
+            "expired": False,
+            "error": {"message": f"this job's row in the job table is damaged ({error}); submit the job again",
+                      "code": "damaged_row"}}

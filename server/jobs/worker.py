@@ -3,16 +3,23 @@
 Progress and the cancel flag travel through the job table (`JobStore`), so the worker needs no
 pipe to the service: it writes its progress at most every `PROGRESS_INTERVAL_S` and looks for a
 cancel request at most every `CANCEL_POLL_S`, well inside the one second a cancel may take.
+
+Progress is advisory: a write of it that fails (a full disk, a busy table) is skipped. A result
+that cannot be written fails the job with the reason; when even that cannot be recorded, the
+worker exits with `EXIT_STORE_FAILED` and the dispatcher records it (`server.jobs.runner`).
 """
 import json
 import os
+import sqlite3
 import time
 import traceback
 
-from extrados.server.jobs.store import JobStore
+from extrados.server.jobs.store import JobStore, store_error
 
 PROGRESS_INTERVAL_S = 0.2
 CANCEL_POLL_S = 0.1
+#: Exit status of a worker that could not record its job's end in the table.
+EXIT_STORE_FAILED = 4
 
 
 class Throttle:
@@ -39,16 +46,34 @@ def stop_if_orphaned(parent_pid):
         os._exit(3)
 
 
+def record_progress(store, job_id, fraction):
+    """Write the job's progress; skipped when the table cannot take it now (progress is advisory)."""
+    try:
+        store.set_progress(job_id, fraction)
+    except sqlite3.Error:
+        return
+
+
 def run_job(data_dir, job_id):
     """Entry point of a worker process (multiprocessing, spawn start method)."""
+    store = JobStore(data_dir)
+    state, values = compute(store, job_id)
+    try:
+        store.set_state(job_id, state, finished=time.time(), **values)
+    except (OSError, sqlite3.Error):
+        traceback.print_exc()
+        os._exit(EXIT_STORE_FAILED)
+
+
+def compute(store, job_id):
+    """Analyse the job's request and write its result; returns (state, other columns of its row)."""
     from extrados.engine.analysis import analyze
     from extrados.engine.errors import AnalysisCancelled, ModelError
-    from extrados.server.errors import model_error
+    from extrados.server.errors import DEFAULT_CODES, model_error
 
-    store = JobStore(data_dir)
     with open(store.request_path(job_id), encoding="utf-8") as handle:
         request = json.load(handle)
-    progress = Throttle(lambda fraction: store.set_progress(job_id, fraction), PROGRESS_INTERVAL_S)
+    progress = Throttle(lambda fraction: record_progress(store, job_id, fraction), PROGRESS_INTERVAL_S)
     parent_pid = os.getppid()
 
     def cancel_requested():
@@ -59,17 +84,17 @@ def run_job(data_dir, job_id):
     try:
         result = analyze(request["model"], request.get("analysis"), progress=progress, cancel=cancel)
     except ModelError as error:
-        store.set_state(job_id, "failed", finished=time.time(), error=model_error(error).to_dict()["error"])
-        return
+        return "failed", {"error": model_error(error).to_dict()["error"]}
     except AnalysisCancelled as stopped:
-        store.set_state(job_id, "cancelled", finished=time.time(), error={"message": str(stopped), "code": "cancelled"})
-        return
+        return "cancelled", {"error": {"message": str(stopped), "code": "cancelled"}}
     except Exception as error:  # a bug: the job says so instead of vanishing
         traceback.print_exc()
-        store.set_state(job_id, "failed", finished=time.time(),
-                        error={"message": f"internal error ({type(error).__name__}: {error})", "code": "internal_error"})
-        return
+        return "failed", {"error": {"message": f"internal error ({type(error).__name__}: {error})",
+                                    "code": "internal_error"}}
     doc = result.to_dict()
-    size = store.write_result(job_id, json.dumps(doc))
-    state = "cancelled" if doc.get("cancelled") else "done"
-    store.set_state(job_id, state, finished=time.time(), result_bytes=size)
+    try:
+        size = store.write_result(job_id, json.dumps(doc))
+    except OSError as error:
+        refused = store_error(error, store.result_path(job_id), "writing the result")
+        return "failed", {"error": {"message": str(refused), "code": DEFAULT_CODES[refused.status]}}
+    return ("cancelled" if doc.get("cancelled") else "done"), {"result_bytes": size}

@@ -2,16 +2,17 @@
 construction runs (or any analysis with ``?async=true``) answer 202 with a job.
 
 Everything the engine can check before running is checked in the request, so a bad model or
-request is a 422 with its field path now, never a job that fails later.
+request is a 422 with its field path now, never a job that fails later. The compute time limit
+covers all the service does with a request once the engine is warm: parsing it, checking it, and
+for a synchronous analysis the analysis (`server.deadline`).
 """
-import time
-
 from flask import Blueprint, request
 
 from extrados.engine.analysis.run import check_request
 from extrados.engine.errors import AnalysisCancelled, ModelError
+from extrados.server.deadline import ComputeTimeExceeded, RequestDeadline
 from extrados.server.errors import ApiError, model_error
-from extrados.server.payload import analysis_envelope, json_body
+from extrados.server.payload import analysis_envelope, json_body, large_request_slot
 from extrados.server.routes import json_response, services
 
 blueprint = Blueprint("analyses", __name__)
@@ -25,13 +26,35 @@ WARM_UP_WAIT_S = 600.0
 
 @blueprint.post("/v1/analyses")
 def create_analysis():
-    config = services().config
-    model_doc, analysis = analysis_envelope(json_body(), config.max_blocks)
+    """Answer within the compute time limit, which starts once the engine's warm-up has ended
+    (compiling the kernels is no part of a request); large bodies a few at a time."""
+    svc = services()
+    with large_request_slot(svc.large_requests):
+        svc.warm_up.wait(WARM_UP_WAIT_S)
+        deadline = RequestDeadline(svc.config.compute_time_limit_s)
+        try:
+            try:
+                return analyse_within(deadline)
+            finally:
+                deadline.disarm()
+        except ComputeTimeExceeded:
+            raise past_the_limit(deadline, "while it was read, checked and prepared",
+                                 "send a smaller document") from None
+
+
+def analyse_within(deadline):
+    model_doc, analysis = analysis_envelope(json_body(), services().config.max_blocks)
     as_job = request.args.get("async", "").lower() in TRUE_WORDS
-    kind = analysis_type(analysis)
-    if as_job or kind in JOB_TYPES:
-        return submit_job(model_doc, analysis)
-    return run_now(model_doc, analysis, config.compute_time_limit_s)
+    if as_job or analysis_type(analysis) in JOB_TYPES:
+        return submit_job(model_doc, analysis, deadline)
+    return run_now(model_doc, analysis, deadline)
+
+
+def past_the_limit(deadline, where, advice):
+    """The 422 of a request stopped by the compute time limit."""
+    return ApiError(422, f"the request ran past the compute time limit of {deadline.limit_s:g} s (stopped after "
+                         f"{deadline.elapsed():.3g} s, {where}): {advice}, or raise --compute-time-limit",
+                    path="analysis", code="compute_time_limit")
 
 
 def analysis_type(analysis):
@@ -43,30 +66,26 @@ def analysis_type(analysis):
     return analysis.get("type") if isinstance(analysis, dict) else None
 
 
-def run_now(model_doc, analysis, time_limit_s):
-    """Analyse in this request, through the geometry cache, within the compute time limit; its time starts once
-    the engine's warm-up has ended (compiling the kernels is no part of an analysis)."""
-    services().warm_up.wait(WARM_UP_WAIT_S)
-    deadline = time.monotonic() + time_limit_s
+def run_now(model_doc, analysis, deadline):
+    """Analyse in this request, through the geometry cache, within the request's compute time limit."""
     try:
-        result = services().cache.analyze(model_doc, analysis, cancel=lambda: time.monotonic() > deadline)
+        result = services().cache.analyze(model_doc, analysis, cancel=deadline.passed)
     except ModelError as error:
         raise model_error(error) from error
     except AnalysisCancelled as stopped:
-        raise ApiError(422, f"the analysis ran past the compute time limit of {time_limit_s:g} s ({stopped}); "
-                            "submit it as a job with ?async=true, or raise --compute-time-limit",
-                       path="analysis", code="compute_time_limit") from stopped
+        raise past_the_limit(deadline, "in the analysis", "submit it as a job with ?async=true") from stopped
     return json_response(result.to_dict())
 
 
-def submit_job(model_doc, analysis):
-    """Check the model and the request, queue the job, answer 202 with its URL."""
+def submit_job(model_doc, analysis, deadline):
+    """Check the model and the request (within the compute time limit), queue the job, answer 202 with its URL."""
     svc = services()
     try:
         model, _ = svc.cache.model(model_doc)
         kind = check_request(model, analysis)
     except ModelError as error:
         raise model_error(error) from error
+    deadline.disarm()
     job_id = svc.store.create({"model": model_doc, "analysis": analysis}, kind, len(model.block_ids),
                               svc.config.max_queued_jobs)
     if job_id is None:
