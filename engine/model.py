@@ -26,6 +26,7 @@ from extrados.engine.io.schema import check_finite, first_error, model_schema, p
 from extrados.engine.geometry.packed import pack_polyhedra
 from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
 from extrados.engine.io.compas_data import DocumentData
+from extrados.engine.scaled_defaults import scaled_settings
 
 FORMAT = "extrados.model/1"
 SUPPORTED_LAWS = ("coulomb", "mohr_coulomb", "cohesive")
@@ -258,8 +259,15 @@ class Model(DocumentData):
 
     @property
     def settings(self):
-        """The document's settings over the schema's defaults (a new dict)."""
-        return {**SETTINGS_DEFAULTS, **self._doc.get("settings", {})}
+        """The document's settings over the defaults, the compliance and envelope scaled to the
+        model when left out (engine.scaled_defaults; a new dict)."""
+        return dict(self._settings)
+
+    @cached_property
+    def _settings(self):
+        given = self._doc.get("settings", {})
+        settings = {**SETTINGS_DEFAULTS, **given}
+        return scaled_settings(settings, given, self.mechanics) if self._doc["blocks"] else settings
 
     @property
     def support_motion(self):
@@ -317,8 +325,8 @@ class Model(DocumentData):
         self._doc["blocks"].append(self._checked_block(block, index))
         self._check_references()
         self.block_digest = None
-        self.__dict__.pop("geometry", None)
-        self.__dict__.pop("mechanics", None)
+        for cached in ("geometry", "mechanics", "_settings"):
+            self.__dict__.pop(cached, None)
         return block["id"]
 
     def add_load(self, load):
