@@ -22,7 +22,8 @@ import numpy as np
 
 from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
 from extrados.engine.errors import ModelError
-from extrados.engine.io.schema import check_finite, first_error, model_schema, property_defaults, schema_error
+from extrados.engine.io.schema import (SIZE_LIMITS, check_finite, first_error, model_schema, property_defaults,
+                                       schema_error)
 from extrados.engine.geometry.packed import pack_polyhedra
 from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
 from extrados.engine.io.compas_data import DocumentData
@@ -52,6 +53,14 @@ def _block_label(doc, path):
     return None
 
 
+_BLOCK_SCHEMA = SCHEMA["$defs"]["block"]["properties"]
+#: The schema's limits on a block's size (engine.geometry.polyhedron checks in memory linear in them).
+MAX_VERTICES = _BLOCK_SCHEMA["vertices"]["maxItems"]
+MAX_FACES = _BLOCK_SCHEMA["faces"]["maxItems"]
+MAX_FACE_CORNERS = _BLOCK_SCHEMA["faces"]["items"]["maxItems"]
+_BLOCK_VALIDATOR = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/block"})
+
+
 #: A block that satisfies the schema, put in place of blocks already known to satisfy it.
 PLACEHOLDER_BLOCK = {"id": "placeholder", "vertices": [[0.0, 0.0, 0.0]] * 4, "faces": [[0, 1, 2]] * 4}
 BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "material", "support"))
@@ -62,8 +71,8 @@ def _is_number(value):
 
 
 def _well_formed_vertices(vertices):
-    """At least 4 lists of 3 finite ints or floats (no bool, no subclass)."""
-    if type(vertices) is not list or len(vertices) < 4:
+    """4 to MAX_VERTICES lists of 3 finite ints or floats (no bool, no subclass)."""
+    if type(vertices) is not list or not 4 <= len(vertices) <= MAX_VERTICES:
         return False
     if not all(type(point) is list and len(point) == 3 and all(map(_is_number, point)) for point in vertices):
         return False
@@ -74,10 +83,10 @@ def _well_formed_vertices(vertices):
 
 
 def _well_formed_faces(faces):
-    """At least 4 lists of 3 or more non-negative ints (no bool)."""
-    return (type(faces) is list and len(faces) >= 4
-            and all(type(face) is list and len(face) >= 3 and all(type(i) is int and i >= 0 for i in face)
-                    for face in faces))
+    """4 to MAX_FACES lists of 3 to MAX_FACE_CORNERS non-negative ints (no bool)."""
+    return (type(faces) is list and 4 <= len(faces) <= MAX_FACES
+            and all(type(face) is list and 3 <= len(face) <= MAX_FACE_CORNERS
+                    and all(type(i) is int and i >= 0 for i in face) for face in faces))
 
 
 def _well_formed_blocks(blocks):
@@ -92,6 +101,45 @@ def _well_formed_blocks(blocks):
         for block in blocks)
 
 
+def plain_vertices(vertices, index):
+    """Vertices given to `Model.add_block` (an array or nested sequences) as lists of floats;
+    ModelError at ``blocks[index].vertices`` when they are not numbers."""
+    try:
+        return np.asarray(vertices, float).tolist()
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ModelError(f"vertices must be numbers: {exc}", path=f"blocks[{index}].vertices") from None
+
+
+def plain_faces(faces, index):
+    """Faces given to `Model.add_block` as lists of Python ints (numpy integers accepted); what is not
+    an integer index is left as it is for the schema to name."""
+    try:
+        return [[int(i) if isinstance(i, (int, np.integer)) and not isinstance(i, bool) else i for i in face]
+                for face in faces]
+    except TypeError as exc:
+        raise ModelError(f"faces must be lists of vertex indices: {exc}", path=f"blocks[{index}].faces") from None
+
+
+def check_block_sizes(blocks, start=0):
+    """Refuse a block over the schema's size limits (MAX_VERTICES, MAX_FACES, MAX_FACE_CORNERS) before
+    the schema reads it: jsonschema would first walk every vertex of it (48 s for a 20,002-gon prism).
+    ``start`` is the index in the document of ``blocks[0]``."""
+    if type(blocks) is not list:
+        return
+    for index, block in enumerate(blocks, start):
+        if type(block) is not dict:
+            continue
+        vertices, faces = block.get("vertices"), block.get("faces")
+        sizes = [("vertices", vertices, MAX_VERTICES), ("faces", faces, MAX_FACES)]
+        if type(faces) is list:
+            sizes += [(f"faces[{k}]", face, MAX_FACE_CORNERS) for k, face in enumerate(faces)]
+        for name, items, limit in sizes:
+            if type(items) is list and len(items) > limit:
+                label = block.get("id")
+                raise ModelError(SIZE_LIMITS["maxItems"].format(n=len(items), limit=limit), path=f"blocks[{index}].{name}",
+                                 block=label if isinstance(label, str) else None)
+
+
 def validate_schema(doc, blocks_checked=False):
     """Raise ModelError for the first schema violation, with its field path.
 
@@ -101,6 +149,8 @@ def validate_schema(doc, blocks_checked=False):
     """
     if not isinstance(doc, dict):
         raise ModelError("the model document must be a JSON object")
+    if not blocks_checked:
+        check_block_sizes(doc.get("blocks"))
     well_formed = blocks_checked or _well_formed_blocks(doc.get("blocks"))
     checked = dict(doc, blocks=[PLACEHOLDER_BLOCK]) if well_formed else doc
     error = first_error(_VALIDATOR, checked)
@@ -316,12 +366,17 @@ class Model(DocumentData):
         if mesh is not None:
             vertices, faces = mesh.to_vertices_and_faces()
         index = len(self._doc["blocks"])
-        block = {"id": id if id is not None else f"b{index}",
-                 "vertices": np.asarray(vertices, float).tolist(), "faces": [list(map(int, f)) for f in faces]}
+        block = {"id": id if id is not None else f"b{index}", "vertices": plain_vertices(vertices, index),
+                 "faces": plain_faces(faces, index)}
         if material is not None:
             block["material"] = material
         if support:
             block["support"] = True
+        check_block_sizes([block], index)
+        error = first_error(_BLOCK_VALIDATOR, block)
+        if error is not None:
+            raise schema_error(error, root_path=("blocks", index), block_of=lambda path: None)
+        check_finite(block, ("blocks", index))
         self._doc["blocks"].append(self._checked_block(block, index))
         self._check_references()
         self.block_digest = None

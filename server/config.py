@@ -7,6 +7,8 @@ import ipaddress
 import os
 from dataclasses import dataclass, field, fields
 
+from extrados.engine.model import MAX_FACE_CORNERS, MAX_FACES
+
 #: Environment variable holding the access token (an alternative to ``--token``).
 TOKEN_VARIABLE = "EXTRADOS_TOKEN"
 DEFAULT_PORT = 8765
@@ -26,6 +28,8 @@ class Config:
     cors_origins : origins allowed to call the API from a browser page; empty: CORS off.
     max_body_bytes : largest request body (413 beyond).
     max_blocks : largest model, in blocks (413 beyond).
+    max_block_faces, max_face_corners : largest block, in faces, and largest face, in corners (413
+        beyond); at most the engine's limits (engine.model.MAX_FACES, MAX_FACE_CORNERS).
     compute_time_limit_s : a synchronous analysis (static, load factor) is stopped after this (422).
     job_time_limit_s : a job is stopped and marked failed after this much computing.
     max_queued_jobs : jobs queued or running at once (429 beyond).
@@ -45,6 +49,8 @@ class Config:
     cors_origins: tuple = ()
     max_body_bytes: int = 64 * MIB
     max_blocks: int = 20000
+    max_block_faces: int = 1024
+    max_face_corners: int = 256
     compute_time_limit_s: float = 60.0
     job_time_limit_s: float = 6 * 3600.0
     max_queued_jobs: int = 16
@@ -75,6 +81,9 @@ class Config:
         for name in ("max_body_bytes", "max_blocks", "max_queued_jobs", "workers", "threads", "cached_models"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        for name, least, most in (("max_block_faces", 4, MAX_FACES), ("max_face_corners", 3, MAX_FACE_CORNERS)):
+            if not least <= getattr(self, name) <= most:
+                raise ValueError(f"{name} must be {least} to {most} (the engine's limit)")
         for name in ("compute_time_limit_s", "job_time_limit_s", "result_max_age_s", "result_max_bytes"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive")

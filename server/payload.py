@@ -37,14 +37,15 @@ def refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def analysis_envelope(body, max_blocks):
+def analysis_envelope(body, config):
     """(model document, analysis request) of ``{"model": …, "analysis": …}``.
 
     Raises
     ------
     ApiError
         400 when the envelope is not an object with a model object; 413 when the model has more
-        blocks than ``max_blocks``.
+        blocks than ``config.max_blocks``, or a block more faces or a face more corners than
+        ``config.max_block_faces`` and ``config.max_face_corners``.
     """
     if not isinstance(body, dict):
         raise ApiError(400, 'the body must be a JSON object {"model": {...}, "analysis": {...}}')
@@ -57,7 +58,27 @@ def analysis_envelope(body, max_blocks):
     if not isinstance(model, dict):
         raise ApiError(400, "model must be a JSON object (a model document)", path="model")
     blocks = model.get("blocks")
-    if isinstance(blocks, list) and len(blocks) > max_blocks:
-        raise ApiError(413, f"the model has {len(blocks)} blocks, more than this service's limit of {max_blocks} "
-                            "(raise --max-blocks)", path="model.blocks", code="too_many_blocks")
+    if isinstance(blocks, list):
+        if len(blocks) > config.max_blocks:
+            raise ApiError(413, f"the model has {len(blocks)} blocks, more than this service's limit of "
+                                f"{config.max_blocks} (raise --max-blocks)", path="model.blocks", code="too_many_blocks")
+        check_block_sizes(blocks, config)
     return model, body.get("analysis")
+
+
+def check_block_sizes(blocks, config):
+    """413 naming the block, and the flag to raise, for a block over the service's face or corner limit."""
+    for index, block in enumerate(blocks):
+        faces = block.get("faces") if isinstance(block, dict) else None
+        if not isinstance(faces, list):
+            continue
+        label = block.get("id") if isinstance(block.get("id"), str) else None
+        if len(faces) > config.max_block_faces:
+            raise ApiError(413, f"block has {len(faces)} faces, more than this service's limit of "
+                                f"{config.max_block_faces} (raise --max-block-faces)",
+                           path=f"model.blocks[{index}].faces", block=label, code="block_too_large")
+        for k, face in enumerate(faces):
+            if isinstance(face, list) and len(face) > config.max_face_corners:
+                raise ApiError(413, f"face has {len(face)} corners, more than this service's limit of "
+                                    f"{config.max_face_corners} (raise --max-face-corners)",
+                               path=f"model.blocks[{index}].faces[{k}]", block=label, code="block_too_large")

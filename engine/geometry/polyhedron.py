@@ -98,6 +98,27 @@ def check_closed(faces, n_vertices):
         raise GeometryError(f"mesh is not manifold (edge {edge(bad[0])} is shared by {count[bad[0]]} faces)")
 
 
+#: Vertex-face pairs the convexity checks hold at once: memory stays linear in a block's size
+#: (16 MB of pairs) however many faces and vertices it has (a 20,002-gon prism took 23 GB).
+PAIR_CHUNK = 1 << 20
+
+
+def face_chunks(span):
+    """Consecutive ranges (first, last) of faces whose ``span`` (vertices to compare with each)
+    sum to at most PAIR_CHUNK, a range holding at least one face.
+
+    Parameters
+    ----------
+    span : (n_faces,) int64
+    """
+    ends = np.cumsum(span)
+    first = 0
+    while first < len(span):
+        last = max(first + 1, int(np.searchsorted(ends, ends[first] - span[first] + PAIR_CHUNK, side="right")))
+        yield first, last
+        first = last
+
+
 def check_convex(vertices, faces):
     """Raise GeometryError on a non-planar face or a vertex outside a face plane.
 
@@ -116,7 +137,9 @@ def check_convex(vertices, faces):
     corner_face = loops.face
     corner_offset = np.abs(np.einsum("ci,ci->c", vertices[loops.corner], normal[corner_face]) - offset[corner_face])
     off_plane = np.maximum.reduceat(corner_offset, loops.start[:-1])       # (n_faces,)
-    outside = (vertices @ normal.T - offset).max(axis=0)                   # (n_faces,)
+    outside = np.empty(len(normal))                                        # (n_faces,)
+    for first, last in face_chunks(np.full(len(normal), len(vertices))):
+        outside[first:last] = (vertices @ normal[first:last].T - offset[first:last]).max(axis=0)
     failing = np.flatnonzero(zero | (off_plane > tol) | (outside > tol))
     if len(failing) == 0:
         return
@@ -201,6 +224,26 @@ def _all_of_runs(flags, start, n_runs):
     return ~bad
 
 
+def largest_outside(points, vertex_start, face_block, unit, offset, span, first, last):
+    """(last - first,) m, the largest signed distance of a vertex of its block above each face
+    plane of faces first..last-1 (positive: the vertex is outside).
+
+    Parameters
+    ----------
+    points : (n_vertices, 3) float64, the vertices of all blocks
+    vertex_start : (n_blocks + 1,) int64, offsets of each block's vertices
+    face_block : (n_faces,) int64, the block of each face
+    unit : (n_faces, 3) float64, unit outward normals
+    offset : (n_faces,) float64, m, planes n . x = d
+    span : (n_faces,) int64, vertices of each face's block
+    """
+    pair_face = np.repeat(np.arange(first, last), span[first:last])
+    pair_start = np.concatenate([[0], np.cumsum(span[first:last])])
+    pair_vertex = np.arange(pair_start[-1]) - pair_start[pair_face - first] + vertex_start[face_block[pair_face]]
+    outside = np.einsum("pi,pi->p", points[pair_vertex], unit[pair_face]) - offset[pair_face]
+    return np.maximum.reduceat(outside, pair_start[:-1])
+
+
 def prevalidated_blocks(blocks):
     """`validated_block` of many blocks at once where they pass; None for the others.
 
@@ -269,11 +312,9 @@ def prevalidated_blocks(blocks):
     ok[face_block[np.maximum.reduceat(off_plane, loops.start[:-1]) > tol]] = False
     # every vertex of the block against every face plane of it
     span = n_vertices[face_block]                                              # (n_faces,)
-    pair_face = np.repeat(np.arange(len(faces)), span)
-    pair_start = np.concatenate([[0], np.cumsum(span)])
-    pair_vertex = np.arange(pair_start[-1]) - pair_start[pair_face] + vertex_start[face_block[pair_face]]
-    outside = np.einsum("pi,pi->p", points[pair_vertex], unit[pair_face]) - offset[pair_face]
-    ok[face_block[np.maximum.reduceat(outside, pair_start[:-1]) > tol]] = False
+    for first, last in face_chunks(span):
+        outside = largest_outside(points, vertex_start, face_block, unit, offset, span, first, last)
+        ok[face_block[first:last][outside > tol[first:last]]] = False
     # V = sum over faces of (a point of the face) . (its outward area vector) / 3, exact for planar faces
     volume = np.add.reduceat(np.einsum("fi,fi->f", centroid, normal), face_start[:-1]) / 3.0
     ok &= volume > (1.0 + BATCH_MARGIN) * TOL.patch_area * size

@@ -87,6 +87,12 @@ def unknown_fields(error):
     return [name for name in error.instance if name not in allowed]
 
 
+#: What a size error says instead of jsonschema's message, which repeats the whole (long) value.
+SIZE_LIMITS = {"maxItems": "{n} items, more than the limit of {limit}",
+               "minItems": "{n} items, fewer than the {limit} needed",
+               "maxLength": "{n} characters, more than the limit of {limit}"}
+
+
 def schema_error(error, root_path=(), document=None, block_of=None):
     """The ModelError of a jsonschema ValidationError, at ``root_path`` + the error's path.
 
@@ -99,8 +105,11 @@ def schema_error(error, root_path=(), document=None, block_of=None):
         if unknown:
             path.append(unknown[0])
             message = f"unknown field '{unknown[0]}'"
+    elif error.validator in SIZE_LIMITS and isinstance(error.instance, (list, str)):
+        message = SIZE_LIMITS[error.validator].format(n=len(error.instance), limit=error.validator_value)
     block = block_of(path) if block_of else None
     return ModelError(message, path=format_path([*root_path, *path]) or None, block=block)
+
 
 
 def first_error(validator, document):

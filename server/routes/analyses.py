@@ -26,7 +26,7 @@ WARM_UP_WAIT_S = 600.0
 @blueprint.post("/v1/analyses")
 def create_analysis():
     config = services().config
-    model_doc, analysis = analysis_envelope(json_body(), config.max_blocks)
+    model_doc, analysis = analysis_envelope(json_body(), config)
     as_job = request.args.get("async", "").lower() in TRUE_WORDS
     kind = analysis_type(analysis)
     if as_job or kind in JOB_TYPES:
