@@ -7,6 +7,7 @@ import ipaddress
 import os
 from dataclasses import dataclass, field, fields
 
+from extrados.engine.io.schema import request_default
 from extrados.engine.model import MAX_FACE_CORNERS, MAX_FACES
 
 #: Environment variable holding the access token (an alternative to ``--token``).
@@ -30,6 +31,8 @@ class Config:
     max_blocks : largest model, in blocks (413 beyond).
     max_block_faces, max_face_corners : largest block, in faces, and largest face, in corners (413
         beyond); at most the engine's limits (engine.model.MAX_FACES, MAX_FACE_CORNERS).
+    max_steps : most time steps of a dynamic or construction run (422 beyond); a request's own
+        ``max_steps`` may lower it, not raise it.
     compute_time_limit_s : a synchronous analysis (static, load factor) is stopped after this (422).
     job_time_limit_s : a job is stopped and marked failed after this much computing.
     max_queued_jobs : jobs queued or running at once (429 beyond).
@@ -51,6 +54,7 @@ class Config:
     max_blocks: int = 20000
     max_block_faces: int = 1024
     max_face_corners: int = 256
+    max_steps: int = field(default_factory=lambda: request_default("dynamic", "max_steps"))
     compute_time_limit_s: float = 60.0
     job_time_limit_s: float = 6 * 3600.0
     max_queued_jobs: int = 16
@@ -78,7 +82,8 @@ class Config:
         if not is_loopback(self.host) and not self.token:
             raise ValueError(f"binding {self.host} exposes the service beyond this machine: give a token "
                              f"(--token or the {TOKEN_VARIABLE} environment variable)")
-        for name in ("max_body_bytes", "max_blocks", "max_queued_jobs", "workers", "threads", "cached_models"):
+        for name in ("max_body_bytes", "max_blocks", "max_steps", "max_queued_jobs", "workers", "threads",
+                     "cached_models"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name, least, most in (("max_block_faces", 4, MAX_FACES), ("max_face_corners", 3, MAX_FACE_CORNERS)):

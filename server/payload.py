@@ -11,6 +11,8 @@ from flask import request
 from extrados.server.errors import ApiError
 
 ENVELOPE_FIELDS = ("model", "analysis")
+#: Analyses that take time steps, whose request carries ``max_steps``.
+STEPPED_ANALYSES = ("dynamic", "construction")
 
 
 def json_body():
@@ -63,7 +65,21 @@ def analysis_envelope(body, config):
             raise ApiError(413, f"the model has {len(blocks)} blocks, more than this service's limit of "
                                 f"{config.max_blocks} (raise --max-blocks)", path="model.blocks", code="too_many_blocks")
         check_block_sizes(blocks, config)
-    return model, body.get("analysis")
+    return model, capped_steps(body.get("analysis"), config.max_steps)
+
+
+def capped_steps(analysis, max_steps):
+    """The analysis request with ``max_steps`` at most this service's limit: filled in for a dynamic or
+    construction request that gives none, 422 naming --max-steps for one that asks for more."""
+    if not isinstance(analysis, dict) or analysis.get("type") not in STEPPED_ANALYSES:
+        return analysis
+    asked = analysis.get("max_steps")
+    if asked is None:
+        return {**analysis, "max_steps": max_steps}
+    if isinstance(asked, (int, float)) and not isinstance(asked, bool) and asked > max_steps:
+        raise ApiError(422, f"max_steps is more than this service's limit of {max_steps} time steps "
+                            "(raise --max-steps)", path="analysis.max_steps", code="invalid_request")
+    return analysis
 
 
 def check_block_sizes(blocks, config):

@@ -32,6 +32,8 @@ def parser():
                    help=f"largest block, in faces (at most {MAX_FACES})")
     p.add_argument("--max-face-corners", type=int, default=defaults.max_face_corners,
                    help=f"largest face of a block, in corners (at most {MAX_FACE_CORNERS})")
+    p.add_argument("--max-steps", type=int, default=defaults.max_steps,
+                   help="most time steps of a dynamic or construction run (duration / time_step)")
     p.add_argument("--compute-time-limit", type=float, default=defaults.compute_time_limit_s,
                    help="seconds a static or load factor analysis may compute in a request")
     p.add_argument("--job-time-limit", type=float, default=defaults.job_time_limit_s,
@@ -54,7 +56,7 @@ def config_from(args):
     return Config(host=args.host, port=args.port, data_dir=args.data_dir, token=args.token or None,
                   cors_origins=tuple(args.cors_origins), max_body_bytes=int(args.max_body_mb * MIB),
                   max_blocks=args.max_blocks, max_block_faces=args.max_block_faces,
-                  max_face_corners=args.max_face_corners, compute_time_limit_s=args.compute_time_limit,
+                  max_face_corners=args.max_face_corners, max_steps=args.max_steps, compute_time_limit_s=args.compute_time_limit,
                   job_time_limit_s=args.job_time_limit, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
                   threads=args.threads, result_max_age_s=args.result_max_age * 86400.0,
                   result_max_bytes=int(args.result_max_mb * MIB), warm_up=args.warm_up)

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from extrados.engine.analysis.dynamic import SolverTally
-from extrados.engine.analysis.request import AnalysisRequest
+from extrados.engine.analysis.dynamic import SolverTally, step_count
+from extrados.engine.analysis.request import AnalysisRequest, check_step_count
 from extrados.engine.analysis.static import STATIC_STEP, StaticSolution, contact_forces, point_speed
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
@@ -72,7 +72,10 @@ class ConstructionRequest(AnalysisRequest):
         """
         if fields["time_step"] > fields["max_stage_duration"]:
             raise ModelError("time_step is longer than max_stage_duration", path="analysis.time_step")
-        return cls(request_stages(fields["stages"], model.mechanics), float(fields["time_step"]),
+        stages = request_stages(fields["stages"], model.mechanics)
+        check_step_count(len(stages) * step_count(fields["max_stage_duration"], fields["time_step"]),
+                         fields["max_steps"], f"{len(stages)} stages x max_stage_duration / time_step")
+        return cls(stages, float(fields["time_step"]),
                    float(fields["kinematic_stop"]), float(fields["max_stage_duration"]))
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from extrados.engine.analysis.request import AnalysisRequest
+from extrados.engine.analysis.request import AnalysisRequest, check_step_count
 from extrados.engine.analysis.static import point_speed
 from extrados.engine.dynamics.events import EventWatch
 from extrados.engine.dynamics.support_motion import support_motion_from_document
@@ -29,6 +29,12 @@ MAX_FRAMES = 100000
 FRAMES_BY_DEFAULT = 200
 
 
+def step_count(duration, h):
+    """Time steps (a float, inf when absurd) of a run of ``duration`` s at step ``h`` s: the ratio rounded
+    up, one within 1e-9 of an integer taken as that integer (0.3 / 0.1 is 3 steps, not 4)."""
+    return np.ceil(duration / h - 1e-9)
+
+
 @dataclass(frozen=True)
 class DynamicRequest(AnalysisRequest):
     """The dynamic analysis request of DESIGN sec. 5, checked (defaults: engine/io/analysis_schema.json)."""
@@ -45,8 +51,10 @@ class DynamicRequest(AnalysisRequest):
     @classmethod
     def from_fields(cls, fields, model):
         """The request of schema-checked fields (`engine.analysis.request.request_fields`): output_interval's
-        default and the checks across fields (time step, number of frames)."""
+        default and the checks across fields (time step, number of steps, number of frames)."""
+        max_steps = fields.pop("max_steps")
         fields = {key: float(value) for key, value in fields.items()}
+        check_step_count(step_count(fields["duration"], fields["time_step"]), max_steps, "duration / time_step")
         fields.setdefault("output_interval", max(fields["time_step"], fields["duration"] / FRAMES_BY_DEFAULT))
         if fields["time_step"] > fields["duration"]:
             raise ModelError("time_step is longer than the duration", path="analysis.time_step")
@@ -145,7 +153,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
     mech = model.mechanics
     settings = model.settings
     h = request.time_step
-    n_steps = int(np.ceil(request.duration / h - 1e-9))
+    n_steps = int(step_count(request.duration, h))
     every = max(1, int(round(request.output_interval / h)))
     motion = support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support)
     wrench = mech.dead_wrench + mech.live_wrench

@@ -58,6 +58,22 @@ def request_fields(request, kind):
     return fields
 
 
+def check_step_count(steps, max_steps, what):
+    """Refuse a run of more than ``max_steps`` time steps before it starts (``what`` says how the
+    count arises, e.g. "duration / time_step").
+
+    Parameters
+    ----------
+    steps : float
+        Time steps the request asks for (may be inf: a duration of 1e308 over a step of 1e-300).
+    max_steps : int
+        The request's ``max_steps`` (analysis_schema.json).
+    """
+    if not steps <= max_steps:
+        raise ModelError(f"{steps:.4g} time steps ({what}), more than max_steps {max_steps}: lengthen the time step, "
+                         "shorten the run, or raise max_steps (CLI and service: --max-steps)", path="analysis.time_step")
+
+
 class AnalysisRequest:
     """What the request classes share: ``KIND``, the analysis type, and `from_dict`."""
 
