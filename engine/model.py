@@ -13,6 +13,7 @@ rest of the document is validated as usual.
 """
 import hashlib
 import json
+import os
 import pickle
 from dataclasses import dataclass
 from functools import cached_property
@@ -53,6 +54,8 @@ def _block_label(doc, path):
     return None
 
 
+#: The schema's bound on every number of a model (model_schema.json, $defs/number).
+NUMBER_LIMIT = SCHEMA["$defs"]["number"]["maximum"]
 _BLOCK_SCHEMA = SCHEMA["$defs"]["block"]["properties"]
 #: The schema's limits on a block's size (engine.geometry.polyhedron checks in memory linear in them).
 MAX_VERTICES = _BLOCK_SCHEMA["vertices"]["maxItems"]
@@ -66,27 +69,32 @@ PLACEHOLDER_BLOCK = {"id": "placeholder", "vertices": [[0.0, 0.0, 0.0]] * 4, "fa
 BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "material", "support"))
 
 
+def refuse_constant(name):
+    """NaN, Infinity and -Infinity are not JSON; Python's parser would accept them."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _is_number(value):
     return type(value) is float or type(value) is int
 
 
 def _well_formed_vertices(vertices):
-    """4 to MAX_VERTICES lists of 3 finite ints or floats (no bool, no subclass)."""
+    """4 to MAX_VERTICES lists of 3 ints or floats within +-NUMBER_LIMIT (no bool, no subclass)."""
     if type(vertices) is not list or not 4 <= len(vertices) <= MAX_VERTICES:
         return False
     if not all(type(point) is list and len(point) == 3 and all(map(_is_number, point)) for point in vertices):
         return False
     try:
-        return bool(np.isfinite(np.array(vertices, float)).all())
+        return bool((np.abs(np.array(vertices, float)) <= NUMBER_LIMIT).all())
     except OverflowError:
         return False
 
 
 def _well_formed_faces(faces):
-    """4 to MAX_FACES lists of 3 to MAX_FACE_CORNERS non-negative ints (no bool)."""
+    """4 to MAX_FACES lists of 3 to MAX_FACE_CORNERS ints 0 to MAX_VERTICES - 1 (no bool)."""
     return (type(faces) is list and 4 <= len(faces) <= MAX_FACES
             and all(type(face) is list and 3 <= len(face) <= MAX_FACE_CORNERS
-                    and all(type(i) is int and i >= 0 for i in face) for face in faces))
+                    and all(type(i) is int and 0 <= i < MAX_VERTICES for i in face) for face in faces))
 
 
 def _well_formed_blocks(blocks):
@@ -153,10 +161,10 @@ def validate_schema(doc, blocks_checked=False):
         check_block_sizes(doc.get("blocks"))
     well_formed = blocks_checked or _well_formed_blocks(doc.get("blocks"))
     checked = dict(doc, blocks=[PLACEHOLDER_BLOCK]) if well_formed else doc
+    check_finite(checked)
     error = first_error(_VALIDATOR, checked)
     if error is not None:
         raise schema_error(error, block_of=lambda path: _block_label(doc, path))
-    check_finite(checked)
 
 
 def copied(doc):
@@ -181,7 +189,7 @@ def document_block_digest(doc):
         return None
     try:
         return block_digest(doc["blocks"])
-    except (pickle.PicklingError, TypeError, AttributeError):
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None
 
 
@@ -274,23 +282,32 @@ class Model(DocumentData):
             A model built before; when ``doc``'s blocks are identical to its document's (same
             `block_digest`), their checks and `geometry` are taken over, not done again.
         """
+        if not isinstance(doc, dict):
+            raise ModelError(f"the model document must be a JSON object, not {type(doc).__name__}")
         return cls(doc, reuse)
 
     @classmethod
     def from_json(cls, text_or_path):
-        """Model from JSON text or from the path of a JSON file."""
+        """Model from JSON text (a str whose first character, after blanks, is '{' or '[') or from
+        the path (str or os.PathLike) of a JSON file."""
+        if not isinstance(text_or_path, (str, os.PathLike)):
+            raise ModelError(f"from_json takes JSON text or a file path, not {type(text_or_path).__name__}")
         text = text_or_path
-        if not str(text_or_path).lstrip().startswith("{"):
+        if not (isinstance(text, str) and text.lstrip()[:1] in ("{", "[")):
             try:
                 with open(text_or_path, encoding="utf-8") as handle:
                     text = handle.read()
-            except OSError as exc:
+            except (OSError, UnicodeDecodeError) as exc:
                 raise ModelError(f"cannot read model file: {exc}") from exc
         try:
-            doc = json.loads(text)
+            doc = json.loads(text, parse_constant=refuse_constant)
         except json.JSONDecodeError as exc:
             raise ModelError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
-        return cls(doc)
+        except RecursionError:
+            raise ModelError("malformed JSON: lists and objects nested too deeply") from None
+        except ValueError as exc:   # NaN, Infinity, an integer of more digits than Python converts
+            raise ModelError(f"malformed JSON: {exc}") from None
+        return cls.from_dict(doc)
 
     def to_dict(self):
         """The model document (faces oriented outward), a deep copy."""
@@ -373,10 +390,10 @@ class Model(DocumentData):
         if support:
             block["support"] = True
         check_block_sizes([block], index)
+        check_finite(block, ("blocks", index))
         error = first_error(_BLOCK_VALIDATOR, block)
         if error is not None:
             raise schema_error(error, root_path=("blocks", index), block_of=lambda path: None)
-        check_finite(block, ("blocks", index))
         self._doc["blocks"].append(self._checked_block(block, index))
         self._check_references()
         self.block_digest = None

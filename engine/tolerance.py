@@ -8,9 +8,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Tolerance:
-    #: Relative length below which two points or planes are the same (times block size).
+    #: Relative length below which two points or planes are the same (times block size): a face
+    #: narrower than this times the block size has zero area, a block thinner has zero volume.
     geometric_relative: float = 1e-9
-    #: Absolute length (m) below which coordinates are the same; 1 nm is far below any stone tolerance.
+    #: Absolute length (m) below which coordinates are the same; 1 nm is far below any stone
+    #: tolerance, and a block smaller than it is refused (its inertia rho L^5 would underflow).
     length: float = 1e-9
     #: Cosine margin for "parallel" faces/normals (about 0.08 degrees).
     parallel_cosine: float = 1.0 - 1e-6

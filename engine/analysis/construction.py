@@ -35,7 +35,7 @@ import numpy as np
 
 from extrados.engine.analysis.dynamic import SolverTally, step_count
 from extrados.engine.analysis.request import AnalysisRequest, check_step_count
-from extrados.engine.analysis.static import STATIC_STEP, StaticSolution, contact_forces, point_speed
+from extrados.engine.analysis.static import STATIC_STEP, StaticSolution, check_no_overflow, contact_forces, point_speed
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, step
@@ -200,6 +200,7 @@ def run_stage(model, state, request, blocks, motion=None, cancel=None):
         outcome = step(model, state, settings)
         if motion:
             state.position[motion.moving] = mech.position0[motion.moving] + motion.displacement(k * h)
+        check_no_overflow(f"at t = {state.time:.6g} s", outcome.velocity, outcome.impulse, state.position)
         report.solver.add(state.time, outcome.solver)
         if k == 1:
             report.first_step_iterations = outcome.solver.iterations

@@ -49,10 +49,10 @@ def request_fields(request, kind):
         At the first offending field, e.g. ``analysis.time_step`` or ``analysis.speed`` (unknown).
     """
     document = {"type": kind, **request}
+    check_finite(document, ("analysis",))
     error = first_error(_VALIDATORS[kind], document)
     if error is not None:
         raise schema_error(error, root_path=("analysis",))
-    check_finite(document, ("analysis",))
     fields = with_defaults(document, SCHEMA["$defs"][kind], SCHEMA)
     del fields["type"]
     return fields

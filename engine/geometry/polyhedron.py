@@ -123,7 +123,8 @@ def check_convex(vertices, faces):
     """Raise GeometryError on a non-planar face or a vertex outside a face plane.
 
     Faces must already be oriented outward. Tolerance: TOL.convexity_relative times
-    the block's size. The first face that fails is named, with the first of its checks
+    the block's size; a face is of zero area below TOL.geometric_relative times the size squared
+    (narrower than the geometric tolerance, for a face as long as the block). The first face that fails is named, with the first of its checks
     that fails (zero area, planarity, convexity).
     """
     size = np.ptp(vertices, axis=0).max()
@@ -131,7 +132,7 @@ def check_convex(vertices, faces):
     loops = face_loops(faces)
     normal = face_normals(vertices, loops)
     area2 = np.linalg.norm(normal, axis=1)                                 # (n_faces,)
-    zero = area2 <= TOL.patch_area
+    zero = area2 <= TOL.geometric_relative * size ** 2                    # narrower than the tolerance
     normal = normal / np.where(zero, 1.0, area2)[:, None]
     offset = np.einsum("fi,fi->f", normal, face_centroids(vertices, loops))
     corner_face = loops.face
@@ -196,6 +197,8 @@ def validated_block(vertices, faces):
     if not np.all(np.isfinite(vertices)):
         row = int(np.argwhere(~np.isfinite(vertices))[0][0])
         raise GeometryError(f"vertex {row} is not a finite number", where=f"vertices[{row}]")
+    if not np.ptp(vertices, axis=0).max() >= TOL.length:
+        raise GeometryError(f"block is smaller than {TOL.length:g} m", where="vertices")
     faces = [list(map(int, f)) for f in faces]
     for index, face in enumerate(faces):
         if len(set(face)) != len(face):
@@ -207,7 +210,7 @@ def validated_block(vertices, faces):
     check_closed(faces, len(vertices))
     faces = orient_faces_outward(vertices, faces)
     check_convex(vertices, faces)
-    if block_volume(vertices, faces) <= TOL.patch_area * np.ptp(vertices, axis=0).max():
+    if block_volume(vertices, faces) <= TOL.geometric_relative * np.ptp(vertices, axis=0).max() ** 3:
         raise GeometryError("block has zero volume")
     return vertices, faces
 
@@ -305,8 +308,9 @@ def prevalidated_blocks(blocks):
     size = size.max(axis=1)                                                    # (n_blocks,) as np.ptp(...).max()
     tol = (1.0 - BATCH_MARGIN) * TOL.convexity_relative * size[face_block]     # (n_faces,)
     area2 = np.linalg.norm(normal, axis=1)
-    ok[face_block[area2 <= (1.0 + BATCH_MARGIN) * TOL.patch_area]] = False
-    unit = normal / np.maximum(area2, TOL.patch_area)[:, None]
+    ok &= size >= (1.0 + BATCH_MARGIN) * TOL.length
+    ok[face_block[area2 <= (1.0 + BATCH_MARGIN) * TOL.geometric_relative * size[face_block] ** 2]] = False
+    unit = normal / np.where(area2 > 0.0, area2, 1.0)[:, None]
     offset = np.einsum("fi,fi->f", unit, centroid)
     off_plane = np.abs(np.einsum("ci,ci->c", points[global_loops.corner], unit[corner_face]) - offset[corner_face])
     ok[face_block[np.maximum.reduceat(off_plane, loops.start[:-1]) > tol]] = False
@@ -317,7 +321,7 @@ def prevalidated_blocks(blocks):
         ok[face_block[first:last][outside > tol[first:last]]] = False
     # V = sum over faces of (a point of the face) . (its outward area vector) / 3, exact for planar faces
     volume = np.add.reduceat(np.einsum("fi,fi->f", centroid, normal), face_start[:-1]) / 3.0
-    ok &= volume > (1.0 + BATCH_MARGIN) * TOL.patch_area * size
+    ok &= volume > (1.0 + BATCH_MARGIN) * TOL.geometric_relative * size ** 3
     outward = [face[::-1] if flip else face for face, flip in zip(faces, inward.tolist())]
     return [(vertices[b], outward[face_start[b]:face_start[b + 1]]) if ok[b] else None for b in range(len(blocks))]
 
