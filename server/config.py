@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field, fields
 
 from extrados.engine.io.schema import request_default
-from extrados.engine.model import MAX_FACE_CORNERS, MAX_FACES
+from extrados.engine.io.model_document import MAX_FACE_CORNERS, MAX_FACES
 
 #: Environment variable holding the access token (an alternative to ``--token``).
 TOKEN_VARIABLE = "EXTRADOS_TOKEN"
@@ -30,7 +30,7 @@ class Config:
     max_body_bytes : largest request body (413 beyond).
     max_blocks : largest model, in blocks (413 beyond).
     max_block_faces, max_face_corners : largest block, in faces, and largest face, in corners (413
-        beyond); at most the engine's limits (engine.model.MAX_FACES, MAX_FACE_CORNERS).
+        beyond); at most the engine's limits (engine.io.model_document.MAX_FACES, MAX_FACE_CORNERS).
     max_steps : most time steps of a dynamic or construction run (422 beyond); a request's own
         ``max_steps`` may lower it, not raise it.
     compute_time_limit_s : a synchronous analysis (static, load factor) is stopped after this (422).

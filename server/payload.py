@@ -8,7 +8,7 @@ import json
 
 from flask import request
 
-from extrados.engine.model import refuse_constant
+from extrados.engine.io.model_document import refuse_constant
 from extrados.server.errors import ApiError
 
 ENVELOPE_FIELDS = ("model", "analysis")
@@ -59,7 +59,8 @@ def analysis_envelope(body, config):
     if isinstance(blocks, list):
         if len(blocks) > config.max_blocks:
             raise ApiError(413, f"the model has {len(blocks)} blocks, more than this service's limit of "
-                                f"{config.max_blocks} (raise --max-blocks)", path="model.blocks", code="too_many_blocks")
+                                f"{config.max_blocks} (raise --max-blocks)", path="model.blocks",
+                           code="too_many_blocks")
         check_block_sizes(blocks, config)
     return model, capped_steps(body.get("analysis"), config.max_steps)
 

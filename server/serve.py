@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 
-from extrados.engine.model import MAX_FACE_CORNERS, MAX_FACES
+from extrados.engine.io.model_document import MAX_FACE_CORNERS, MAX_FACES
 from extrados.server.config import DEFAULT_PORT, MIB, TOKEN_VARIABLE, Config
 
 
@@ -56,7 +56,8 @@ def config_from(args):
     return Config(host=args.host, port=args.port, data_dir=args.data_dir, token=args.token or None,
                   cors_origins=tuple(args.cors_origins), max_body_bytes=int(args.max_body_mb * MIB),
                   max_blocks=args.max_blocks, max_block_faces=args.max_block_faces,
-                  max_face_corners=args.max_face_corners, max_steps=args.max_steps, compute_time_limit_s=args.compute_time_limit,
+                  max_face_corners=args.max_face_corners, max_steps=args.max_steps,
+                  compute_time_limit_s=args.compute_time_limit,
                   job_time_limit_s=args.job_time_limit, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
                   threads=args.threads, result_max_age_s=args.result_max_age * 86400.0,
                   result_max_bytes=int(args.result_max_mb * MIB), warm_up=args.warm_up)

@@ -15,7 +15,7 @@ from scipy.spatial import ConvexHull
 from blocks import box_block, document, ground
 from extrados import Model
 from extrados.engine.errors import ModelError
-from extrados.engine.model import MAX_FACE_CORNERS, MAX_FACES
+from extrados.engine.io.model_document import MAX_FACE_CORNERS, MAX_FACES
 from server_harness import running_service
 
 
@@ -40,7 +40,8 @@ def model_of(block):
     return {"format": "extrados.model/1", "units": "SI", "blocks": [block]}
 
 
-@pytest.mark.parametrize("corners, path", [(20_002, "blocks[0].vertices"), (MAX_FACE_CORNERS + 1, "blocks[0].faces[0]")])
+@pytest.mark.parametrize("corners, path", [(20_002, "blocks[0].vertices"),
+                                           (MAX_FACE_CORNERS + 1, "blocks[0].faces[0]")])
 def test_oversized_block_is_a_model_error_naming_the_field(corners, path):
     with pytest.raises(ModelError) as caught:
         Model.from_dict(model_of(prism(corners)))

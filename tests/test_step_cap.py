@@ -22,7 +22,7 @@ CUBE = document([ground(), box_block("cube", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0))])
 @pytest.mark.parametrize("request_fields, what", [
     ({"type": "dynamic", "duration": 1e9}, "duration / time_step"),
     ({"type": "dynamic", "duration": 1.0, "time_step": 1e-12}, "duration / time_step"),
-    ({"type": "dynamic", "duration": 1e308, "time_step": 1e-300}, "duration / time_step"),
+    ({"type": "dynamic", "duration": 1e15, "time_step": 1e-300}, "duration / time_step"),
     ({"type": "construction", "time_step": 1e-9}, "1 stages x max_stage_duration / time_step"),
 ])
 def test_too_many_steps_are_refused_at_once(request_fields, what):
@@ -60,4 +60,5 @@ def test_service_refuses_too_many_steps_before_queueing(tmp_path):
         assert status == 422 and "max_steps 100" in body["error"]["message"]
         status, body, _ = client.post("/v1/analyses", {"model": CUBE, "analysis": {"type": "dynamic", "duration": 0.01,
                                                                                    "max_steps": 10 ** 400}})
-        assert status == 422 and "--max-steps" in body["error"]["message"] and body["error"]["path"] == "analysis.max_steps"
+        assert status == 422 and "--max-steps" in body["error"]["message"]
+        assert body["error"]["path"] == "analysis.max_steps"

@@ -70,8 +70,9 @@ def check_step_count(steps, max_steps, what):
         The request's ``max_steps`` (analysis_schema.json).
     """
     if not steps <= max_steps:
-        raise ModelError(f"{steps:.4g} time steps ({what}), more than max_steps {max_steps}: lengthen the time step, "
-                         "shorten the run, or raise max_steps (CLI and service: --max-steps)", path="analysis.time_step")
+        raise ModelError(f"{steps:.4g} time steps ({what}), more than max_steps {max_steps}: lengthen the time "
+                         "step, shorten the run, or raise max_steps (CLI and service: --max-steps)",
+                         path="analysis.time_step")
 
 
 class AnalysisRequest:

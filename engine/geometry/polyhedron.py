@@ -122,10 +122,10 @@ def face_chunks(span):
 def check_convex(vertices, faces):
     """Raise GeometryError on a non-planar face or a vertex outside a face plane.
 
-    Faces must already be oriented outward. Tolerance: TOL.convexity_relative times
-    the block's size; a face is of zero area below TOL.geometric_relative times the size squared
-    (narrower than the geometric tolerance, for a face as long as the block). The first face that fails is named, with the first of its checks
-    that fails (zero area, planarity, convexity).
+    Faces must already be oriented outward. Tolerance: TOL.convexity_relative times the block's
+    size; a face is of zero area below TOL.geometric_relative times the size squared (narrower
+    than the geometric tolerance, for a face as long as the block). The first face that fails is
+    named, with the first of its checks that fails (zero area, planarity, convexity).
     """
     size = np.ptp(vertices, axis=0).max()
     tol = TOL.convexity_relative * size
