@@ -23,8 +23,7 @@ import numpy as np
 from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
 from extrados.engine.errors import ModelError
 from extrados.engine.io.model_document import (BLOCK_DEFAULTS, LOAD_DEFAULTS, MODEL_DEFAULTS, SETTINGS_DEFAULTS,
-                                               plain_faces, plain_vertices, refuse_constant, validate_block,
-                                               validate_schema)
+                                               plain_faces, plain_vertices, validate_block, validate_schema)
 from extrados.engine.geometry.packed import pack_polyhedra
 from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
 from extrados.engine.io.compas_data import DocumentData
@@ -167,12 +166,12 @@ class Model(DocumentData):
             except (OSError, UnicodeDecodeError) as exc:
                 raise ModelError(f"cannot read model file: {exc}") from exc
         try:
-            doc = json.loads(text, parse_constant=refuse_constant)
+            doc = json.loads(text)   # NaN and Infinity parse, for validation to name their field
         except json.JSONDecodeError as exc:
             raise ModelError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
         except RecursionError:
             raise ModelError("malformed JSON: lists and objects nested too deeply") from None
-        except ValueError as exc:   # NaN, Infinity, an integer of more digits than Python converts
+        except ValueError as exc:   # an integer of more digits than Python converts
             raise ModelError(f"malformed JSON: {exc}") from None
         return cls.from_dict(doc)
 

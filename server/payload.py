@@ -8,7 +8,6 @@ import json
 
 from flask import request
 
-from extrados.engine.io.model_document import refuse_constant
 from extrados.server.errors import ApiError
 
 ENVELOPE_FIELDS = ("model", "analysis")
@@ -33,6 +32,11 @@ def json_body():
         raise ApiError(400, f"malformed JSON: {exc}") from exc
     except RecursionError as exc:
         raise ApiError(400, "malformed JSON: nested too deeply") from exc
+
+
+def refuse_constant(name):
+    """NaN and Infinity are not JSON; Python's parser would accept them."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def analysis_envelope(body, config):

@@ -1,8 +1,8 @@
 """A model document read against its schema (engine/io/model_schema.json).
 
 The schema owns the fields' types, ranges, defaults and size limits; here are what the model
-takes from it (defaults, limits), the checks that run before it (sizes, numbers, nesting), the
-fast path that spares it well-formed blocks, and the JSON reading the model's doors share.
+takes from it (defaults, limits), the checks that run before it (sizes, numbers, nesting) and the
+fast path that spares it well-formed blocks.
 """
 import jsonschema
 import numpy as np
@@ -46,11 +46,6 @@ _BLOCK_VALIDATOR = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$
 #: A block that satisfies the schema, put in place of blocks already known to satisfy it.
 PLACEHOLDER_BLOCK = {"id": "placeholder", "vertices": [[0.0, 0.0, 0.0]] * 4, "faces": [[0, 1, 2]] * 4}
 BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "material", "support"))
-
-
-def refuse_constant(name):
-    """NaN, Infinity and -Infinity are not JSON; Python's parser would accept them."""
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _is_number(value):
