@@ -11,7 +11,7 @@ value brought into the range where it means the same for any scale:
   operator's scale D^T M^-1 D ~ 1/m. At the static step (engine.analysis.static, h = 1 s) the
   product E m = c m / h^2 of the heaviest movable block's mass m is kept within
   [TOL.regularisation_mass_low, TOL.regularisation_mass_high], i.e. c m within these bounds times
-  1 s^2 (c = clip(c_schema, low / m, high / m)): blocks of 1.5 kg to 2.5 t keep 1e-10 m/N, and a
+  1 s^2 (c = clip(c_schema, low / m, high / m)): blocks of 0.1 kg to 2.5 t keep 1e-10 m/N, and a
   model scaled by 100 in length (a million in mass) has E m of an ordinary model, so its static
   step sinks, and its dynamic steps (E m h_s^2 / h^2) regularise, as that model's do.
 - envelope: at most TOL.envelope_radius_fraction of the median movable block radius.

@@ -67,7 +67,7 @@ def test_dynamic_verdict_and_motion_are_the_same_at_every_scale(length, density)
 
 @pytest.mark.parametrize("name", sorted(generators.GENERATORS))
 def test_ordinary_models_keep_the_schema_defaults(name):
-    """Blocks of stone from 1.5 kg to 1.7 t: the scaled defaults are the schema's, so results do not change."""
+    """Every generator (blocks of 1.5 kg to 1.7 t) keeps the schema's defaults, so results do not change."""
     settings = Model.from_dict(generators.generate(name)).settings
     assert settings["compliance"] == SETTINGS_DEFAULTS["compliance"]
     assert settings["envelope"] == SETTINGS_DEFAULTS["envelope"]
