@@ -62,3 +62,10 @@ def test_service_refuses_too_many_steps_before_queueing(tmp_path):
                                                                                    "max_steps": 10 ** 400}})
         assert status == 422 and "--max-steps" in body["error"]["message"]
         assert body["error"]["path"] == "analysis.max_steps"
+
+
+def test_construction_counts_the_steps_of_its_support_motion():
+    """A settlement of 1000 s after the stages: 1,002,000 steps at h = 1 ms."""
+    doc = dict(CUBE, support_motion={"kind": "velocity", "velocity": [0.0, 0.0, -1e-6], "duration": 1000.0})
+    with pytest.raises(ModelError, match="1 stages and the support motion"):
+        analyze(doc, {"type": "construction"})

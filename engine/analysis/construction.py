@@ -62,8 +62,9 @@ class ConstructionRequest(AnalysisRequest):
 
     @classmethod
     def from_fields(cls, fields, model):
-        """The request of schema-checked fields, its time step checked against the stage duration and its
-        stages against the model's blocks.
+        """The request of schema-checked fields, its time step checked against the stage duration, its
+        stages against the model's blocks, its steps (the support motion's stage included) against
+        max_steps, and the support motion's end.
 
         Raises
         ------
@@ -73,8 +74,11 @@ class ConstructionRequest(AnalysisRequest):
         if fields["time_step"] > fields["max_stage_duration"]:
             raise ModelError("time_step is longer than max_stage_duration", path="analysis.time_step")
         stages = request_stages(fields["stages"], model.mechanics)
-        check_step_count(len(stages) * step_count(fields["max_stage_duration"], fields["time_step"]),
-                         fields["max_steps"], f"{len(stages)} stages x max_stage_duration / time_step")
+        h, longest = fields["time_step"], fields["max_stage_duration"]
+        motion = construction_motion(model)
+        steps = len(stages) * step_count(longest, h) + (step_count(motion_end(motion) + longest, h) if motion else 0)
+        check_step_count(steps, fields["max_steps"], f"{len(stages)} stages{' and the support motion' if motion else ''}"
+                                                     " x max_stage_duration / time_step")
         return cls(stages, float(fields["time_step"]),
                    float(fields["kinematic_stop"]), float(fields["max_stage_duration"]))
 
