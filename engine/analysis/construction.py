@@ -77,8 +77,8 @@ class ConstructionRequest(AnalysisRequest):
         h, longest = fields["time_step"], fields["max_stage_duration"]
         motion = construction_motion(model)
         steps = len(stages) * step_count(longest, h) + (step_count(motion_end(motion) + longest, h) if motion else 0)
-        check_step_count(steps, fields["max_steps"], f"{len(stages)} stages{' and the support motion' if motion else ''}"
-                                                     " x max_stage_duration / time_step")
+        counted = f"{len(stages)} stages" + (" and the support motion" if motion else "")
+        check_step_count(steps, fields["max_steps"], f"{counted} x max_stage_duration / time_step")
         return cls(stages, float(fields["time_step"]),
                    float(fields["kinematic_stop"]), float(fields["max_stage_duration"]))
 
