@@ -13,99 +13,24 @@ rest of the document is validated as usual.
 """
 import hashlib
 import json
+import os
 import pickle
 from dataclasses import dataclass
 from functools import cached_property
 
-import jsonschema
 import numpy as np
 
 from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
 from extrados.engine.errors import ModelError
-from extrados.engine.io.schema import check_finite, first_error, model_schema, property_defaults, schema_error
+from extrados.engine.io.model_document import (BLOCK_DEFAULTS, LOAD_DEFAULTS, MODEL_DEFAULTS, SETTINGS_DEFAULTS,
+                                               plain_faces, plain_vertices, validate_block, validate_schema)
 from extrados.engine.geometry.packed import pack_polyhedra
 from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
 from extrados.engine.io.compas_data import DocumentData
+from extrados.engine.scaled_defaults import scaled_settings
 
 FORMAT = "extrados.model/1"
 SUPPORTED_LAWS = ("coulomb", "mohr_coulomb", "cohesive")
-SCHEMA = model_schema()
-_VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-#: What the schema gives a document's top-level fields (gravity, materials, joints), its settings
-#: (envelope, compliance, solver, max_iterations; the tolerance depends on the analysis:
-#: engine.tolerance.SOLVER_DEFAULTS), its blocks (material, support) and its loads (live) when left out.
-MODEL_DEFAULTS = property_defaults(SCHEMA, SCHEMA)
-SETTINGS_DEFAULTS = property_defaults(SCHEMA["properties"]["settings"], SCHEMA)
-BLOCK_DEFAULTS = property_defaults(SCHEMA["$defs"]["block"], SCHEMA)
-LOAD_DEFAULTS = property_defaults(SCHEMA["$defs"]["load"]["allOf"][0]["then"], SCHEMA)
-
-
-def _block_label(doc, path):
-    """Block id (a string) for an error inside blocks[i], if there is one."""
-    if len(path) >= 2 and path[0] == "blocks" and isinstance(path[1], int):
-        try:
-            label = doc["blocks"][path[1]].get("id")
-        except (IndexError, AttributeError):
-            return None
-        return label if isinstance(label, str) else None
-    return None
-
-
-#: A block that satisfies the schema, put in place of blocks already known to satisfy it.
-PLACEHOLDER_BLOCK = {"id": "placeholder", "vertices": [[0.0, 0.0, 0.0]] * 4, "faces": [[0, 1, 2]] * 4}
-BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "material", "support"))
-
-
-def _is_number(value):
-    return type(value) is float or type(value) is int
-
-
-def _well_formed_vertices(vertices):
-    """At least 4 lists of 3 finite ints or floats (no bool, no subclass)."""
-    if type(vertices) is not list or len(vertices) < 4:
-        return False
-    if not all(type(point) is list and len(point) == 3 and all(map(_is_number, point)) for point in vertices):
-        return False
-    try:
-        return bool(np.isfinite(np.array(vertices, float)).all())
-    except OverflowError:
-        return False
-
-
-def _well_formed_faces(faces):
-    """At least 4 lists of 3 or more non-negative ints (no bool)."""
-    return (type(faces) is list and len(faces) >= 4
-            and all(type(face) is list and len(face) >= 3 and all(type(i) is int and i >= 0 for i in face)
-                    for face in faces))
-
-
-def _well_formed_blocks(blocks):
-    """True when ``blocks`` certainly satisfies the schema's blocks and holds only finite numbers.
-
-    Stricter than the schema (exact types only), so a False only means: let the schema say.
-    """
-    return type(blocks) is list and len(blocks) >= 1 and all(
-        type(block) is dict and block.keys() <= BLOCK_FIELDS and type(block.get("id")) is str and block["id"] != ""
-        and type(block.get("material", "")) is str and type(block.get("support", False)) is bool
-        and _well_formed_vertices(block.get("vertices")) and _well_formed_faces(block.get("faces"))
-        for block in blocks)
-
-
-def validate_schema(doc, blocks_checked=False):
-    """Raise ModelError for the first schema violation, with its field path.
-
-    Well-formed blocks (`_well_formed_blocks`) give the schema nothing to say, so the schema then
-    reads the document with one placeholder block: the same errors, without walking every vertex.
-    ``blocks_checked`` says the blocks are known to be well-formed (identical to blocks checked before).
-    """
-    if not isinstance(doc, dict):
-        raise ModelError("the model document must be a JSON object")
-    well_formed = blocks_checked or _well_formed_blocks(doc.get("blocks"))
-    checked = dict(doc, blocks=[PLACEHOLDER_BLOCK]) if well_formed else doc
-    error = first_error(_VALIDATOR, checked)
-    if error is not None:
-        raise schema_error(error, block_of=lambda path: _block_label(doc, path))
-    check_finite(checked)
 
 
 def copied(doc):
@@ -130,7 +55,7 @@ def document_block_digest(doc):
         return None
     try:
         return block_digest(doc["blocks"])
-    except (pickle.PicklingError, TypeError, AttributeError):
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None
 
 
@@ -223,23 +148,32 @@ class Model(DocumentData):
             A model built before; when ``doc``'s blocks are identical to its document's (same
             `block_digest`), their checks and `geometry` are taken over, not done again.
         """
+        if not isinstance(doc, dict):
+            raise ModelError(f"the model document must be a JSON object, not {type(doc).__name__}")
         return cls(doc, reuse)
 
     @classmethod
     def from_json(cls, text_or_path):
-        """Model from JSON text or from the path of a JSON file."""
+        """Model from JSON text (a str whose first character, after blanks, is '{' or '[') or from
+        the path (str or os.PathLike) of a JSON file."""
+        if not isinstance(text_or_path, (str, os.PathLike)):
+            raise ModelError(f"from_json takes JSON text or a file path, not {type(text_or_path).__name__}")
         text = text_or_path
-        if not str(text_or_path).lstrip().startswith("{"):
+        if not (isinstance(text, str) and text.lstrip()[:1] in ("{", "[")):
             try:
                 with open(text_or_path, encoding="utf-8") as handle:
                     text = handle.read()
-            except OSError as exc:
+            except (OSError, UnicodeDecodeError) as exc:
                 raise ModelError(f"cannot read model file: {exc}") from exc
         try:
-            doc = json.loads(text)
+            doc = json.loads(text)   # NaN and Infinity parse, for validation to name their field
         except json.JSONDecodeError as exc:
             raise ModelError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
-        return cls(doc)
+        except RecursionError:
+            raise ModelError("malformed JSON: lists and objects nested too deeply") from None
+        except ValueError as exc:   # an integer of more digits than Python converts
+            raise ModelError(f"malformed JSON: {exc}") from None
+        return cls.from_dict(doc)
 
     def to_dict(self):
         """The model document (faces oriented outward), a deep copy."""
@@ -258,8 +192,15 @@ class Model(DocumentData):
 
     @property
     def settings(self):
-        """The document's settings over the schema's defaults (a new dict)."""
-        return {**SETTINGS_DEFAULTS, **self._doc.get("settings", {})}
+        """The document's settings over the defaults, the compliance and envelope scaled to the
+        model when left out (engine.scaled_defaults; a new dict)."""
+        return dict(self._settings)
+
+    @cached_property
+    def _settings(self):
+        given = self._doc.get("settings", {})
+        settings = {**SETTINGS_DEFAULTS, **given}
+        return scaled_settings(settings, given, self.mechanics) if self._doc["blocks"] else settings
 
     @property
     def support_motion(self):
@@ -308,17 +249,18 @@ class Model(DocumentData):
         if mesh is not None:
             vertices, faces = mesh.to_vertices_and_faces()
         index = len(self._doc["blocks"])
-        block = {"id": id if id is not None else f"b{index}",
-                 "vertices": np.asarray(vertices, float).tolist(), "faces": [list(map(int, f)) for f in faces]}
+        block = {"id": id if id is not None else f"b{index}", "vertices": plain_vertices(vertices, index),
+                 "faces": plain_faces(faces, index)}
         if material is not None:
             block["material"] = material
         if support:
             block["support"] = True
+        validate_block(block, index)
         self._doc["blocks"].append(self._checked_block(block, index))
         self._check_references()
         self.block_digest = None
-        self.__dict__.pop("geometry", None)
-        self.__dict__.pop("mechanics", None)
+        for cached in ("geometry", "mechanics", "_settings"):
+            self.__dict__.pop(cached, None)
         return block["id"]
 
     def add_load(self, load):

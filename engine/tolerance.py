@@ -8,9 +8,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Tolerance:
-    #: Relative length below which two points or planes are the same (times block size).
+    #: Relative length below which two points or planes are the same (times block size): a face
+    #: narrower than this times the block size has zero area, a block thinner has zero volume.
     geometric_relative: float = 1e-9
-    #: Absolute length (m) below which coordinates are the same; 1 nm is far below any stone tolerance.
+    #: Absolute length (m) below which coordinates are the same; 1 nm is far below any stone
+    #: tolerance, and a block smaller than it is refused (its inertia rho L^5 would underflow).
     length: float = 1e-9
     #: Cosine margin for "parallel" faces/normals (about 0.08 degrees).
     parallel_cosine: float = 1.0 - 1e-6
@@ -94,6 +96,19 @@ class Tolerance:
     #: A Delaunay triangle of block centroids thinner than this fraction of the median triangle
     #: area is a sliver of collinear centroids (a straight hull edge): its gradient is noise, left out.
     strain_cell_area_relative: float = 1e-6
+    #: Default compliance (engine.scaled_defaults): the regularisation E = c / h^2 of seed 000
+    #: eq. 43 at the static step (h = 1 s) times the heaviest movable block's mass m (c m, in s^2)
+    #: stays at least this. Far below it E no longer selects one force solution within the solver's
+    #: reach: an arch of 3 mm voussoirs (E m = 2e-15) ended unconverged after 5000 iterations. The
+    #: 0.16 kg blocks of the mortar tests (E m = 1.6e-11) keep the schema's 1e-10 m/N.
+    regularisation_mass_low: float = 1e-11
+    #: ... and at most this: a closed contact sinks at E gamma, and a stack of ten blocks of mass m on
+    #: four corners then sinks at E m 55 / 4 g h = 3.4e-6 g h at its top, below static_velocity_relative.
+    #: A 20 m cube (E m = 1.6e-3 with c = 1e-10 m/N) was reported unstable.
+    regularisation_mass_high: float = 2.5e-7
+    #: Default envelope: at most this fraction of the median movable block's radius (the largest
+    #: vertex distance from its centre), so that blocks of a few mm do not touch blocks beyond their neighbours.
+    envelope_radius_fraction: float = 0.1
 
 
 TOL = Tolerance()

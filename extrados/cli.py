@@ -25,6 +25,8 @@ def _parser():
     analyze.add_argument("--time-step", type=float, help=f"dynamic, construction: time step h (s), default "
                                                          f"{request_default('dynamic', 'time_step'):g}")
     analyze.add_argument("--output-interval", type=float, help="dynamic: time between frames (s)")
+    analyze.add_argument("--max-steps", type=int, help="dynamic, construction: most time steps the run may take "
+                                                       f"(default {request_default('dynamic', 'max_steps'):g})")
     analyze.add_argument("--max-factor", type=float, help="load_factor: largest factor of the live loads tried "
                                                           f"(default {request_default('load_factor', 'max_factor'):g})")
     analyze.add_argument("--stages", choices=["courses", "all"], help="construction: build course by course "
@@ -100,7 +102,8 @@ def _read_model(path):
 def _analysis_request(args):
     request = {"type": args.analysis}
     for option, kinds in (("duration", ("dynamic",)), ("time_step", ("dynamic", "construction")),
-                          ("output_interval", ("dynamic",)), ("stages", ("construction",))):
+                          ("output_interval", ("dynamic",)), ("stages", ("construction",)),
+                          ("max_steps", ("dynamic", "construction"))):
         value = getattr(args, option)
         if value is not None:
             if args.analysis not in kinds:

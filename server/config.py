@@ -8,6 +8,8 @@ import os
 from dataclasses import dataclass, field, fields
 
 from extrados.engine.generators import DEFAULT_MAX_BLOCKS
+from extrados.engine.io.model_document import MAX_FACE_CORNERS, MAX_FACES
+from extrados.engine.io.schema import request_default
 
 #: Environment variable holding the access token (an alternative to ``--token``).
 TOKEN_VARIABLE = "EXTRADOS_TOKEN"
@@ -37,6 +39,10 @@ class Config:
     max_blocks : largest model, in blocks (413 beyond).
     compute_time_limit_s : a request is stopped after this much parsing, checking and, for a synchronous
         analysis (static, load factor), analysing (422; `server.deadline`).
+    max_block_faces, max_face_corners : largest block, in faces, and largest face, in corners (413
+        beyond); at most the engine's limits (engine.io.model_document.MAX_FACES, MAX_FACE_CORNERS).
+    max_steps : most time steps of a dynamic or construction run (422 beyond); a request's own
+        ``max_steps`` may lower it, not raise it.
     job_time_limit_s : a job is stopped and marked failed after this much computing.
     max_queued_jobs : jobs queued or running at once (429 beyond).
     workers : jobs computed at once, each in its own process.
@@ -59,6 +65,9 @@ class Config:
     allowed_hosts: tuple = ()
     max_body_bytes: int = 64 * MIB
     max_blocks: int = DEFAULT_MAX_BLOCKS
+    max_block_faces: int = 1024
+    max_face_corners: int = 256
+    max_steps: int = field(default_factory=lambda: request_default("dynamic", "max_steps"))
     compute_time_limit_s: float = 60.0
     job_time_limit_s: float = 6 * 3600.0
     max_queued_jobs: int = 16
@@ -90,10 +99,13 @@ class Config:
             check_public_token(self.host, self.token)
         if not 0 <= self.port <= MAX_PORT:
             raise ValueError(f"port {self.port} is not a TCP port (0 to {MAX_PORT}; 0: any free port)")
-        for name in ("max_body_bytes", "max_blocks", "max_queued_jobs", "workers", "threads", "cached_models",
-                     "max_connections"):
+        for name in ("max_body_bytes", "max_blocks", "max_steps", "max_queued_jobs", "workers", "threads",
+                     "cached_models", "max_connections"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        for name, least, most in (("max_block_faces", 4, MAX_FACES), ("max_face_corners", 3, MAX_FACE_CORNERS)):
+            if not least <= getattr(self, name) <= most:
+                raise ValueError(f"{name} must be {least} to {most} (the engine's limit)")
         for name in ("compute_time_limit_s", "job_time_limit_s", "result_max_age_s", "result_max_bytes",
                      "read_timeout_s"):
             if not getattr(self, name) > 0:

@@ -14,6 +14,8 @@ from extrados.server.config import MIB
 from extrados.server.errors import ApiError
 
 ENVELOPE_FIELDS = ("model", "analysis")
+#: Analyses that take time steps, whose request carries ``max_steps``.
+STEPPED_ANALYSES = ("dynamic", "construction")
 #: bytes; a body above this is large: parsed and checked, it takes about ten times its size in
 #: memory (four bodies of 53 MB took 2.3 GB) and seconds to minutes of the compute time limit.
 LARGE_BODY_BYTES = 8 * MIB
@@ -65,14 +67,15 @@ def refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def analysis_envelope(body, max_blocks):
+def analysis_envelope(body, config):
     """(model document, analysis request) of ``{"model": …, "analysis": …}``.
 
     Raises
     ------
     ApiError
         400 when the envelope is not an object with a model object; 413 when the model has more
-        blocks than ``max_blocks``.
+        blocks than ``config.max_blocks``, or a block more faces or a face more corners than
+        ``config.max_block_faces`` and ``config.max_face_corners``.
     """
     if not isinstance(body, dict):
         raise ApiError(400, 'the body must be a JSON object {"model": {...}, "analysis": {...}}')
@@ -85,7 +88,42 @@ def analysis_envelope(body, max_blocks):
     if not isinstance(model, dict):
         raise ApiError(400, "model must be a JSON object (a model document)", path="model")
     blocks = model.get("blocks")
-    if isinstance(blocks, list) and len(blocks) > max_blocks:
-        raise ApiError(413, f"the model has {len(blocks)} blocks, more than this service's limit of {max_blocks} "
-                            "(raise --max-blocks)", path="model.blocks", code="too_many_blocks")
-    return model, body.get("analysis")
+    if isinstance(blocks, list):
+        if len(blocks) > config.max_blocks:
+            raise ApiError(413, f"the model has {len(blocks)} blocks, more than this service's limit of "
+                                f"{config.max_blocks} (raise --max-blocks)", path="model.blocks",
+                           code="too_many_blocks")
+        check_block_sizes(blocks, config)
+    return model, capped_steps(body.get("analysis"), config.max_steps)
+
+
+def capped_steps(analysis, max_steps):
+    """The analysis request with ``max_steps`` at most this service's limit: filled in for a dynamic or
+    construction request that gives none, 422 naming --max-steps for one that asks for more."""
+    if not isinstance(analysis, dict) or analysis.get("type") not in STEPPED_ANALYSES:
+        return analysis
+    asked = analysis.get("max_steps")
+    if asked is None:
+        return {**analysis, "max_steps": max_steps}
+    if isinstance(asked, (int, float)) and not isinstance(asked, bool) and asked > max_steps:
+        raise ApiError(422, f"max_steps is more than this service's limit of {max_steps} time steps "
+                            "(raise --max-steps)", path="analysis.max_steps", code="invalid_request")
+    return analysis
+
+
+def check_block_sizes(blocks, config):
+    """413 naming the block, and the flag to raise, for a block over the service's face or corner limit."""
+    for index, block in enumerate(blocks):
+        faces = block.get("faces") if isinstance(block, dict) else None
+        if not isinstance(faces, list):
+            continue
+        label = block.get("id") if isinstance(block.get("id"), str) else None
+        if len(faces) > config.max_block_faces:
+            raise ApiError(413, f"block has {len(faces)} faces, more than this service's limit of "
+                                f"{config.max_block_faces} (raise --max-block-faces)",
+                           path=f"model.blocks[{index}].faces", block=label, code="block_too_large")
+        for k, face in enumerate(faces):
+            if isinstance(face, list) and len(face) > config.max_face_corners:
+                raise ApiError(413, f"face has {len(face)} corners, more than this service's limit of "
+                                    f"{config.max_face_corners} (raise --max-face-corners)",
+                               path=f"model.blocks[{index}].faces[{k}]", block=label, code="block_too_large")

@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 
+from extrados.engine.io.model_document import MAX_FACE_CORNERS, MAX_FACES
 from extrados.server.config import DEFAULT_PORT, MIB, TOKEN_VARIABLE, Config
 
 
@@ -31,6 +32,12 @@ def parser():
                         "(repeatable; requests naming another host get 421)")
     p.add_argument("--max-body-mb", type=float, default=defaults.max_body_bytes / MIB, help="request body limit, MiB")
     p.add_argument("--max-blocks", type=int, default=defaults.max_blocks, help="largest model, in blocks")
+    p.add_argument("--max-block-faces", type=int, default=defaults.max_block_faces,
+                   help=f"largest block, in faces (at most {MAX_FACES})")
+    p.add_argument("--max-face-corners", type=int, default=defaults.max_face_corners,
+                   help=f"largest face of a block, in corners (at most {MAX_FACE_CORNERS})")
+    p.add_argument("--max-steps", type=int, default=defaults.max_steps,
+                   help="most time steps of a dynamic or construction run (duration / time_step)")
     p.add_argument("--compute-time-limit", type=float, default=defaults.compute_time_limit_s,
                    help="seconds the service may spend on a request: parsing and checking it, and a static or load "
                         "factor analysis")
@@ -58,7 +65,9 @@ def config_from(args):
     return Config(host=args.host, port=args.port, data_dir=args.data_dir, token=args.token or None,
                   cors_origins=tuple(args.cors_origins), allowed_hosts=tuple(args.allowed_hosts),
                   max_body_bytes=int(args.max_body_mb * MIB),
-                  max_blocks=args.max_blocks, compute_time_limit_s=args.compute_time_limit,
+                  max_blocks=args.max_blocks, max_block_faces=args.max_block_faces,
+                  max_face_corners=args.max_face_corners, max_steps=args.max_steps,
+                  compute_time_limit_s=args.compute_time_limit,
                   job_time_limit_s=args.job_time_limit, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
                   threads=args.threads, max_connections=args.max_connections,
                   read_timeout_s=args.read_timeout, result_max_age_s=args.result_max_age * 86400.0,

@@ -46,7 +46,7 @@ def raw_request(base, head, body=b"", timeout=10.0):
 def test_writes_without_a_json_body_type_are_415(service, content_type):
     """What a page of any site may send without a preflight: a Blob body has no type, a string text/plain."""
     headers = {"Content-Type": content_type} if content_type else {}
-    head = "\r\n".join([f"POST /v1/analyses HTTP/1.1", f"Host: {service.base.split('//')[1]}",
+    head = "\r\n".join(["POST /v1/analyses HTTP/1.1", f"Host: {service.base.split('//')[1]}",
                         f"Content-Length: {len(BODY)}", "Connection: close",
                         *(f"{name}: {value}" for name, value in headers.items())])
     status, body = raw_request(service.base, head, BODY)

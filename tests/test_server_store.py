@@ -4,7 +4,6 @@ write-ahead log, a malformed row, a worker stopped by SIGSTOP. Each must end in 
 failed job with the reason, a 503/507 JSON answer, a start-up error naming the file and the fix —
 with no finished job lost."""
 import errno
-import json
 import os
 import shutil
 import signal

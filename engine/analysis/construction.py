@@ -33,10 +33,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from extrados.engine.analysis.dynamic import SolverTally
+from extrados.engine.analysis.dynamic import SolverTally, step_count
 from extrados.engine.analysis.progress import Progress
-from extrados.engine.analysis.request import AnalysisRequest
-from extrados.engine.analysis.static import STATIC_STEP, StaticSolution, contact_forces, point_speed
+from extrados.engine.analysis.request import AnalysisRequest, check_step_count
+from extrados.engine.analysis.static import STATIC_STEP, StaticSolution, check_no_overflow, contact_forces, point_speed
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, step
@@ -63,8 +63,9 @@ class ConstructionRequest(AnalysisRequest):
 
     @classmethod
     def from_fields(cls, fields, model):
-        """The request of schema-checked fields, its time step checked against the stage duration and its
-        stages against the model's blocks.
+        """The request of schema-checked fields, its time step checked against the stage duration, its
+        stages against the model's blocks, its steps (the support motion's stage included) against
+        max_steps, and the support motion's end.
 
         Raises
         ------
@@ -73,7 +74,13 @@ class ConstructionRequest(AnalysisRequest):
         """
         if fields["time_step"] > fields["max_stage_duration"]:
             raise ModelError("time_step is longer than max_stage_duration", path="analysis.time_step")
-        return cls(request_stages(fields["stages"], model.mechanics), float(fields["time_step"]),
+        stages = request_stages(fields["stages"], model.mechanics)
+        h, longest = fields["time_step"], fields["max_stage_duration"]
+        motion = construction_motion(model)
+        steps = len(stages) * step_count(longest, h) + (step_count(motion_end(motion) + longest, h) if motion else 0)
+        counted = f"{len(stages)} stages" + (" and the support motion" if motion else "")
+        check_step_count(steps, fields["max_steps"], f"{counted} x max_stage_duration / time_step")
+        return cls(stages, float(fields["time_step"]),
                    float(fields["kinematic_stop"]), float(fields["max_stage_duration"]))
 
 
@@ -201,6 +208,7 @@ def run_stage(model, state, request, blocks, motion=None, cancel=None, progress=
         outcome = step(model, state, settings)
         if motion:
             state.position[motion.moving] = mech.position0[motion.moving] + motion.displacement(k * h)
+        check_no_overflow(f"at t = {state.time:.6g} s", outcome.velocity, outcome.impulse, state.position)
         report.solver.add(state.time, outcome.solver)
         progress(k / n_steps)
         if k == 1:

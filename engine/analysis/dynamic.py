@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from extrados.engine.analysis.request import AnalysisRequest
-from extrados.engine.analysis.static import point_speed
+from extrados.engine.analysis.request import AnalysisRequest, check_step_count
+from extrados.engine.analysis.static import check_no_overflow, point_speed
 from extrados.engine.dynamics.events import EventWatch
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
@@ -27,6 +27,12 @@ COLLAPSE_FRACTION = 0.25
 MAX_FRAMES = 100000
 #: Frames of a run whose request gives no output_interval (fewer when the time step is longer).
 FRAMES_BY_DEFAULT = 200
+
+
+def step_count(duration, h):
+    """Time steps (a float, inf when absurd) of a run of ``duration`` s at step ``h`` s: the ratio rounded
+    up, one within 1e-9 of an integer taken as that integer (0.3 / 0.1 is 3 steps, not 4)."""
+    return np.ceil(duration / h - 1e-9)
 
 
 @dataclass(frozen=True)
@@ -45,8 +51,13 @@ class DynamicRequest(AnalysisRequest):
     @classmethod
     def from_fields(cls, fields, model):
         """The request of schema-checked fields (`engine.analysis.request.request_fields`): output_interval's
-        default and the checks across fields (time step, number of frames)."""
+        default and the checks across fields (time step, number of steps, number of frames), and the
+        model's support motion's own (a zero direction ...), before the run rather than in it."""
+        mech = model.mechanics
+        support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support)
+        max_steps = fields.pop("max_steps")
         fields = {key: float(value) for key, value in fields.items()}
+        check_step_count(step_count(fields["duration"], fields["time_step"]), max_steps, "duration / time_step")
         fields.setdefault("output_interval", max(fields["time_step"], fields["duration"] / FRAMES_BY_DEFAULT))
         if fields["time_step"] > fields["duration"]:
             raise ModelError("time_step is longer than the duration", path="analysis.time_step")
@@ -146,7 +157,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
     mech = model.mechanics
     settings = model.settings
     h = request.time_step
-    n_steps = int(np.ceil(request.duration / h - 1e-9))
+    n_steps = int(step_count(request.duration, h))
     every = max(1, int(round(request.output_interval / h)))
     motion = support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support)
     wrench = mech.dead_wrench + mech.live_wrench
@@ -190,8 +201,9 @@ def run_dynamic(model, request, progress=None, cancel=None):
         if motion:
             state.position[moving] = mech.position0[moving] + ground
         support_work = h * support_power(outcome.contacts, outcome.frame, outcome.impulse, h, support_velocity, moving)
-        energy.add_step(kinetic_energy(mech, state.rotation_matrices(), outcome.velocity),
-                        h * load_power(mech, wrench, outcome.velocity), support_work)
+        kinetic = kinetic_energy(mech, state.rotation_matrices(), outcome.velocity)
+        check_no_overflow(f"at t = {t:.6g} s", outcome.velocity, outcome.impulse, state.position, kinetic)
+        energy.add_step(kinetic, h * load_power(mech, wrench, outcome.velocity), support_work)
         displacement = state.position - mech.position0
         if motion and moving[mech.is_support].all():
             displacement -= ground

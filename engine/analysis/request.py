@@ -49,13 +49,30 @@ def request_fields(request, kind):
         At the first offending field, e.g. ``analysis.time_step`` or ``analysis.speed`` (unknown).
     """
     document = {"type": kind, **request}
+    check_finite(document, ("analysis",))
     error = first_error(_VALIDATORS[kind], document)
     if error is not None:
         raise schema_error(error, root_path=("analysis",))
-    check_finite(document, ("analysis",))
     fields = with_defaults(document, SCHEMA["$defs"][kind], SCHEMA)
     del fields["type"]
     return fields
+
+
+def check_step_count(steps, max_steps, what):
+    """Refuse a run of more than ``max_steps`` time steps before it starts (``what`` says how the
+    count arises, e.g. "duration / time_step").
+
+    Parameters
+    ----------
+    steps : float
+        Time steps the request asks for (may be inf: a duration of 1e308 over a step of 1e-300).
+    max_steps : int
+        The request's ``max_steps`` (analysis_schema.json).
+    """
+    if not steps <= max_steps:
+        raise ModelError(f"{steps:.4g} time steps ({what}), more than max_steps {max_steps}: lengthen the time "
+                         "step, shorten the run, or raise max_steps (CLI and service: --max-steps)",
+                         path="analysis.time_step")
 
 
 class AnalysisRequest:

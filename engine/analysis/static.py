@@ -124,6 +124,15 @@ def check_no_overlap(model, contacts):
                          f"{envelope:.4g} m; move them apart", path="blocks", block=a)
 
 
+def check_no_overflow(when, *values):
+    """Raise ModelError when an array or number of a solve is no longer finite (``when`` says at what
+    point of the analysis): the result would carry Infinity or NaN. The model schema bounds every
+    input, so this is a run whose motion grew without bound, not a bad field."""
+    if not all(np.isfinite(value).all() for value in values):
+        raise ModelError(f"the analysis overflowed {when}: a velocity, force or energy is no longer a finite "
+                         "number; reduce the loads, accelerations or support motion, or shorten the time step")
+
+
 def static_step(model, wrench, contacts, guess=None):
     """The static CCP: one step of h = STATIC_STEP from rest in the drawn configuration.
 
@@ -187,6 +196,7 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
     guess = None if warm is None else warm.impulse
     cancellation.check()
     outcome = static_step(model, wrench, contacts, guess)
+    check_no_overflow("in the static solve", outcome.velocity, outcome.impulse)
     speed = point_speed(mech, outcome.velocity).max(initial=0.0)
     g_h = np.linalg.norm(model.gravity) * STATIC_STEP
     load_scale = max(g_h, np.abs(wrench[~mech.is_support, :3]).sum(axis=1).max() / mech.mass.max())

@@ -98,25 +98,49 @@ def check_closed(faces, n_vertices):
         raise GeometryError(f"mesh is not manifold (edge {edge(bad[0])} is shared by {count[bad[0]]} faces)")
 
 
+#: Vertex-face pairs the convexity checks hold at once: memory stays linear in a block's size
+#: (16 MB of pairs) however many faces and vertices it has (a 20,002-gon prism took 23 GB).
+PAIR_CHUNK = 1 << 20
+
+
+def face_chunks(span):
+    """Consecutive ranges (first, last) of faces whose ``span`` (vertices to compare with each)
+    sum to at most PAIR_CHUNK, a range holding at least one face.
+
+    Parameters
+    ----------
+    span : (n_faces,) int64
+    """
+    ends = np.cumsum(span)
+    first = 0
+    while first < len(span):
+        last = max(first + 1, int(np.searchsorted(ends, ends[first] - span[first] + PAIR_CHUNK, side="right")))
+        yield first, last
+        first = last
+
+
 def check_convex(vertices, faces):
     """Raise GeometryError on a non-planar face or a vertex outside a face plane.
 
-    Faces must already be oriented outward. Tolerance: TOL.convexity_relative times
-    the block's size. The first face that fails is named, with the first of its checks
-    that fails (zero area, planarity, convexity).
+    Faces must already be oriented outward. Tolerance: TOL.convexity_relative times the block's
+    size; a face is of zero area below TOL.geometric_relative times the size squared (narrower
+    than the geometric tolerance, for a face as long as the block). The first face that fails is
+    named, with the first of its checks that fails (zero area, planarity, convexity).
     """
     size = np.ptp(vertices, axis=0).max()
     tol = TOL.convexity_relative * size
     loops = face_loops(faces)
     normal = face_normals(vertices, loops)
     area2 = np.linalg.norm(normal, axis=1)                                 # (n_faces,)
-    zero = area2 <= TOL.patch_area
+    zero = area2 <= TOL.geometric_relative * size ** 2                    # narrower than the tolerance
     normal = normal / np.where(zero, 1.0, area2)[:, None]
     offset = np.einsum("fi,fi->f", normal, face_centroids(vertices, loops))
     corner_face = loops.face
     corner_offset = np.abs(np.einsum("ci,ci->c", vertices[loops.corner], normal[corner_face]) - offset[corner_face])
     off_plane = np.maximum.reduceat(corner_offset, loops.start[:-1])       # (n_faces,)
-    outside = (vertices @ normal.T - offset).max(axis=0)                   # (n_faces,)
+    outside = np.empty(len(normal))                                        # (n_faces,)
+    for first, last in face_chunks(np.full(len(normal), len(vertices))):
+        outside[first:last] = (vertices @ normal[first:last].T - offset[first:last]).max(axis=0)
     failing = np.flatnonzero(zero | (off_plane > tol) | (outside > tol))
     if len(failing) == 0:
         return
@@ -173,6 +197,8 @@ def validated_block(vertices, faces):
     if not np.all(np.isfinite(vertices)):
         row = int(np.argwhere(~np.isfinite(vertices))[0][0])
         raise GeometryError(f"vertex {row} is not a finite number", where=f"vertices[{row}]")
+    if not np.ptp(vertices, axis=0).max() >= TOL.length:
+        raise GeometryError(f"block is smaller than {TOL.length:g} m", where="vertices")
     faces = [list(map(int, f)) for f in faces]
     for index, face in enumerate(faces):
         if len(set(face)) != len(face):
@@ -184,7 +210,7 @@ def validated_block(vertices, faces):
     check_closed(faces, len(vertices))
     faces = orient_faces_outward(vertices, faces)
     check_convex(vertices, faces)
-    if block_volume(vertices, faces) <= TOL.patch_area * np.ptp(vertices, axis=0).max():
+    if block_volume(vertices, faces) <= TOL.geometric_relative * np.ptp(vertices, axis=0).max() ** 3:
         raise GeometryError("block has zero volume")
     return vertices, faces
 
@@ -199,6 +225,26 @@ def _all_of_runs(flags, start, n_runs):
     bad = np.zeros(n_runs, bool)
     bad[np.searchsorted(start, np.flatnonzero(~flags), side="right") - 1] = True
     return ~bad
+
+
+def largest_outside(points, vertex_start, face_block, unit, offset, span, first, last):
+    """(last - first,) m, the largest signed distance of a vertex of its block above each face
+    plane of faces first..last-1 (positive: the vertex is outside).
+
+    Parameters
+    ----------
+    points : (n_vertices, 3) float64, the vertices of all blocks
+    vertex_start : (n_blocks + 1,) int64, offsets of each block's vertices
+    face_block : (n_faces,) int64, the block of each face
+    unit : (n_faces, 3) float64, unit outward normals
+    offset : (n_faces,) float64, m, planes n . x = d
+    span : (n_faces,) int64, vertices of each face's block
+    """
+    pair_face = np.repeat(np.arange(first, last), span[first:last])
+    pair_start = np.concatenate([[0], np.cumsum(span[first:last])])
+    pair_vertex = np.arange(pair_start[-1]) - pair_start[pair_face - first] + vertex_start[face_block[pair_face]]
+    outside = np.einsum("pi,pi->p", points[pair_vertex], unit[pair_face]) - offset[pair_face]
+    return np.maximum.reduceat(outside, pair_start[:-1])
 
 
 def prevalidated_blocks(blocks):
@@ -262,21 +308,20 @@ def prevalidated_blocks(blocks):
     size = size.max(axis=1)                                                    # (n_blocks,) as np.ptp(...).max()
     tol = (1.0 - BATCH_MARGIN) * TOL.convexity_relative * size[face_block]     # (n_faces,)
     area2 = np.linalg.norm(normal, axis=1)
-    ok[face_block[area2 <= (1.0 + BATCH_MARGIN) * TOL.patch_area]] = False
-    unit = normal / np.maximum(area2, TOL.patch_area)[:, None]
+    ok &= size >= (1.0 + BATCH_MARGIN) * TOL.length
+    ok[face_block[area2 <= (1.0 + BATCH_MARGIN) * TOL.geometric_relative * size[face_block] ** 2]] = False
+    unit = normal / np.where(area2 > 0.0, area2, 1.0)[:, None]
     offset = np.einsum("fi,fi->f", unit, centroid)
     off_plane = np.abs(np.einsum("ci,ci->c", points[global_loops.corner], unit[corner_face]) - offset[corner_face])
     ok[face_block[np.maximum.reduceat(off_plane, loops.start[:-1]) > tol]] = False
     # every vertex of the block against every face plane of it
     span = n_vertices[face_block]                                              # (n_faces,)
-    pair_face = np.repeat(np.arange(len(faces)), span)
-    pair_start = np.concatenate([[0], np.cumsum(span)])
-    pair_vertex = np.arange(pair_start[-1]) - pair_start[pair_face] + vertex_start[face_block[pair_face]]
-    outside = np.einsum("pi,pi->p", points[pair_vertex], unit[pair_face]) - offset[pair_face]
-    ok[face_block[np.maximum.reduceat(outside, pair_start[:-1]) > tol]] = False
+    for first, last in face_chunks(span):
+        outside = largest_outside(points, vertex_start, face_block, unit, offset, span, first, last)
+        ok[face_block[first:last][outside > tol[first:last]]] = False
     # V = sum over faces of (a point of the face) . (its outward area vector) / 3, exact for planar faces
     volume = np.add.reduceat(np.einsum("fi,fi->f", centroid, normal), face_start[:-1]) / 3.0
-    ok &= volume > (1.0 + BATCH_MARGIN) * TOL.patch_area * size
+    ok &= volume > (1.0 + BATCH_MARGIN) * TOL.geometric_relative * size ** 3
     outward = [face[::-1] if flip else face for face, flip in zip(faces, inward.tolist())]
     return [(vertices[b], outward[face_start[b]:face_start[b + 1]]) if ok[b] else None for b in range(len(blocks))]
 

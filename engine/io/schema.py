@@ -13,6 +13,7 @@ A schema error becomes a ModelError naming the field (``analysis.time_step``,
 import copy
 import json
 import math
+import sys
 from functools import cache
 from importlib import resources
 
@@ -87,6 +88,20 @@ def unknown_fields(error):
     return [name for name in error.instance if name not in allowed]
 
 
+#: Deepest nesting of lists and objects in a document: a model nests 5 deep (blocks[i].faces[j][k]),
+#: and 500 levels made hashing and copying it raise RecursionError.
+MAX_NESTING = 32
+#: The largest float; a larger integer has no float value.
+FLOAT_LIMIT = sys.float_info.max
+#: What a bound error says instead of jsonschema's message, which writes the whole number.
+NUMBER_BOUNDS = {"maximum": "greater than the maximum of", "exclusiveMaximum": "not less than",
+                 "minimum": "less than the minimum of", "exclusiveMinimum": "not greater than"}
+#: What a size error says instead of jsonschema's message, which repeats the whole (long) value.
+SIZE_LIMITS = {"maxItems": "{n} items, more than the limit of {limit}",
+               "minItems": "{n} items, fewer than the {limit} needed",
+               "maxLength": "{n} characters, more than the limit of {limit}"}
+
+
 def schema_error(error, root_path=(), document=None, block_of=None):
     """The ModelError of a jsonschema ValidationError, at ``root_path`` + the error's path.
 
@@ -99,8 +114,13 @@ def schema_error(error, root_path=(), document=None, block_of=None):
         if unknown:
             path.append(unknown[0])
             message = f"unknown field '{unknown[0]}'"
+    elif error.validator in SIZE_LIMITS and isinstance(error.instance, (list, str)):
+        message = SIZE_LIMITS[error.validator].format(n=len(error.instance), limit=error.validator_value)
+    elif error.validator in NUMBER_BOUNDS and isinstance(error.instance, (int, float)):
+        message = f"{float(error.instance):.6g} is {NUMBER_BOUNDS[error.validator]} {error.validator_value:g}"
     block = block_of(path) if block_of else None
     return ModelError(message, path=format_path([*root_path, *path]) or None, block=block)
+
 
 
 def first_error(validator, document):
@@ -110,12 +130,22 @@ def first_error(validator, document):
 
 
 def check_finite(node, path=()):
-    """Refuse NaN and infinity anywhere in a JSON-like document, naming where."""
-    if isinstance(node, float) and not math.isfinite(node):
-        raise ModelError(f"{node} is not a finite number", path=format_path(path) or None)
-    if isinstance(node, dict):
-        for key, value in node.items():
-            check_finite(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            check_finite(value, (*path, index))
+    """Refuse, naming where, what the schema cannot read: NaN and infinity, an integer beyond the
+    float range (10**400: Python's int to float or str conversion raises), and lists or objects
+    nested deeper than MAX_NESTING (hashing, copying and the schema recurse: RecursionError).
+
+    The document is walked without recursion, ``path`` being where ``node`` sits.
+    """
+    pending = [(node, path)]
+    while pending:
+        value, where = pending.pop()
+        if type(value) is float and not math.isfinite(value):
+            raise ModelError(f"{value} is not a finite number", path=format_path(where) or None)
+        if type(value) is int and not -FLOAT_LIMIT <= value <= FLOAT_LIMIT:
+            raise ModelError("an integer too large for a floating-point number", path=format_path(where) or None)
+        if isinstance(value, (dict, list)):
+            if len(where) - len(path) >= MAX_NESTING:
+                raise ModelError(f"lists and objects nested more than {MAX_NESTING} deep",
+                                 path=format_path(where) or None)
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            pending.extend((item, (*where, key)) for key, item in items)

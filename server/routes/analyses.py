@@ -43,7 +43,7 @@ def create_analysis():
 
 
 def analyse_within(deadline):
-    model_doc, analysis = analysis_envelope(json_body(), services().config.max_blocks)
+    model_doc, analysis = analysis_envelope(json_body(), services().config)
     as_job = request.args.get("async", "").lower() in TRUE_WORDS
     if as_job or analysis_type(analysis) in JOB_TYPES:
         return submit_job(model_doc, analysis, deadline)
