@@ -33,6 +33,10 @@ def _parser():
     analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
     analyze.add_argument("--ground-scale", type=float, default=1.0,
                          help="multiply the record by this (e.g. 9.81 for a record in g)")
+    analyze.add_argument("--frames", choices=["json", "npz", "none"],
+                         help="dynamic: frames in the result document (json, the default), in the sidecar beside "
+                              "--out (npz: result.npz for result.json) or nowhere")
+    analyze.add_argument("--histories", choices=["json", "npz", "none"], help="dynamic: histories, as --frames")
     analyze.add_argument("--quiet", action="store_true", help="no progress bar")
     analyze.add_argument("--out", help="write the result document here (default: standard output)")
     analyze.add_argument("--png", help="write a picture of blocks, contact forces and joint resultants")
@@ -53,7 +57,7 @@ def _summary(doc):
              f"blocks: {len(doc['blocks'])}, contacts: {len(doc['contacts'])}, joints: {len(doc['interfaces'])}"]
     if doc["analysis"] == "dynamic":
         events = doc["events"]
-        lines.append(f"simulated {doc['frames'][-1]['t']:.3f} s in {doc['steps']} steps; first sliding: "
+        lines.append(f"simulated {doc['steps'] * doc['time_step']:.3f} s in {doc['steps']} steps; first sliding: "
                      f"{events['first_sliding']}, first uplift: {events['first_uplift']}, collapse: {events['collapse']}"
                      + (f" ({events['collapse_reason']})" if events["collapse_reason"] else ""))
         steps = doc["solver_steps"]
@@ -84,7 +88,8 @@ def _read_model(path):
 def _analysis_request(args):
     request = {"type": args.analysis}
     for option, kinds in (("duration", ("dynamic",)), ("time_step", ("dynamic", "construction")),
-                          ("output_interval", ("dynamic",)), ("stages", ("construction",))):
+                          ("output_interval", ("dynamic",)), ("stages", ("construction",)), ("frames", ("dynamic",)),
+                          ("histories", ("dynamic",))):
         value = getattr(args, option)
         if value is not None:
             if args.analysis not in kinds:
@@ -134,10 +139,13 @@ def read_record(path, direction, scale):
 
 def _run_analyze(args):
     from extrados.engine.analysis import analyze
+    from extrados.engine.io import sidecar, strict_json
     from extrados.engine.model import Model
 
     model = _read_model(args.model)
     request = _analysis_request(args)
+    if "npz" in (args.frames, args.histories) and not args.out:
+        raise ModelError("an npz sidecar is written beside the result document: give --out", path="--out")
     if args.ground_record:
         if args.analysis != "dynamic":
             raise ModelError("--ground-record applies to a dynamic analysis only")
@@ -159,14 +167,20 @@ def _run_analyze(args):
         if bar is not None:
             bar.close()
     doc = result.to_dict()
-    text = json.dumps(doc)
+    try:
+        text = strict_json.dumps(doc)
+    except (strict_json.NonFiniteNumber, strict_json.UnwritableValue) as exc:
+        raise ModelError(f"the result cannot be written as JSON: {exc}") from exc
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
+        with open(args.out, "wb") as handle:
             handle.write(text)
         print(_summary(doc))
         print(f"result written to {args.out}")
+        if sidecar.wants_sidecar(result):
+            sidecar.write_sidecar(result, sidecar.sidecar_path(args.out))
+            print(f"frames and histories asked as npz written to {sidecar.sidecar_path(args.out)}")
     else:
-        print(text)
+        print(text.decode())
         print(_summary(doc), file=sys.stderr)
     if args.png:
         from extrados.engine.post.plot import plot_result

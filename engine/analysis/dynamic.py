@@ -37,6 +37,8 @@ class DynamicRequest(AnalysisRequest):
     time_step: float              # s
     output_interval: float        # s
     restitution: float            # Newton coefficient (0: plastic impacts)
+    frames: str                   # where the result's frames go: "json", "npz" or "none" (engine.result)
+    histories: str                # where its histories go, the same
     kinematic_stop: float = None  # m/s: stop once every point moves slower (seed 001), None: run to the end
     collapse_displacement: float = None  # m, default COLLAPSE_FRACTION x median block size
 
@@ -46,7 +48,7 @@ class DynamicRequest(AnalysisRequest):
     def from_fields(cls, fields, model):
         """The request of schema-checked fields (`engine.analysis.request.request_fields`): output_interval's
         default and the checks across fields (time step, number of frames)."""
-        fields = {key: float(value) for key, value in fields.items()}
+        fields = {key: value if isinstance(value, str) else float(value) for key, value in fields.items()}
         fields.setdefault("output_interval", max(fields["time_step"], fields["duration"] / FRAMES_BY_DEFAULT))
         if fields["time_step"] > fields["duration"]:
             raise ModelError("time_step is longer than the duration", path="analysis.time_step")

@@ -6,6 +6,7 @@ Layout under the data directory::
                             service reads it)
     jobs/<id>/request.json  the analysis request as submitted
     jobs/<id>/result.json   the result document, written whole then renamed into place
+    jobs/<id>/result.npz    its frames and histories, when the request asked for them as npz (engine.io.sidecar)
 
 A job moves queued → running → done | failed | cancelled. Rows outlive a restart: at start-up a
 job left ``running`` by a stopped service is marked failed with the reason, queued ones run.
@@ -93,14 +94,19 @@ class JobStore:
     def result_path(self, job_id):
         return os.path.join(self.job_dir(job_id), "result.json")
 
-    def write_result(self, job_id, text):
-        """Write the result file atomically; returns its size in bytes."""
-        path = self.result_path(job_id)
-        partial = path + ".partial"
-        with open(partial, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(partial, path)
-        return os.path.getsize(path)
+    def sidecar_path(self, job_id):
+        return os.path.join(self.job_dir(job_id), "result.npz")
+
+    def write_result(self, job_id, text, sidecar=None):
+        """Write the result document (UTF-8 JSON bytes) and its npz sidecar (bytes, if any) atomically, the
+        sidecar first; returns their size in bytes."""
+        written = [(self.sidecar_path(job_id), sidecar)] if sidecar is not None else []
+        for path, data in [*written, (self.result_path(job_id), text)]:
+            partial = path + ".partial"
+            with open(partial, "wb") as handle:
+                handle.write(data)
+            os.replace(partial, path)
+        return sum(os.path.getsize(path) for path, _ in written) + os.path.getsize(self.result_path(job_id))
 
     # --- rows -----------------------------------------------------------------------------
     def create(self, request, analysis, n_blocks, max_active):
@@ -207,7 +213,7 @@ class JobStore:
         return expired
 
     def remove_files(self, job_id):
-        for path in (self.request_path(job_id), self.result_path(job_id)):
+        for path in (self.request_path(job_id), self.result_path(job_id), self.sidecar_path(job_id)):
             if os.path.exists(path):
                 os.remove(path)
         if os.path.isdir(self.job_dir(job_id)) and not os.listdir(self.job_dir(job_id)):

@@ -4,6 +4,7 @@ Progress and the cancel flag travel through the job table (`JobStore`), so the w
 pipe to the service: it writes its progress at most every `PROGRESS_INTERVAL_S` and looks for a
 cancel request at most every `CANCEL_POLL_S`, well inside the one second a cancel may take.
 """
+import io
 import json
 import os
 import time
@@ -39,10 +40,22 @@ def stop_if_orphaned(parent_pid):
         os._exit(3)
 
 
+def sidecar_bytes(result):
+    """The npz sidecar of a result (engine.io.sidecar) as bytes; None when its request asked for none."""
+    from extrados.engine.io.sidecar import wants_sidecar, write_sidecar
+
+    if not wants_sidecar(result):
+        return None
+    buffer = io.BytesIO()
+    write_sidecar(result, buffer)
+    return buffer.getvalue()
+
+
 def run_job(data_dir, job_id):
     """Entry point of a worker process (multiprocessing, spawn start method)."""
     from extrados.engine.analysis import analyze
     from extrados.engine.errors import AnalysisCancelled, ModelError
+    from extrados.engine.io import strict_json
     from extrados.server.errors import model_error
 
     store = JobStore(data_dir)
@@ -70,6 +83,12 @@ def run_job(data_dir, job_id):
                         error={"message": f"internal error ({type(error).__name__}: {error})", "code": "internal_error"})
         return
     doc = result.to_dict()
-    size = store.write_result(job_id, json.dumps(doc))
+    try:
+        text = strict_json.dumps(doc)
+    except (strict_json.NonFiniteNumber, strict_json.UnwritableValue) as error:
+        store.set_state(job_id, "failed", finished=time.time(),
+                        error={"message": f"the result cannot be written as JSON: {error}", "code": "unwritable_result"})
+        return
+    size = store.write_result(job_id, text, sidecar_bytes(result))
     state = "cancelled" if doc.get("cancelled") else "done"
     store.set_state(job_id, state, finished=time.time(), result_bytes=size)
