@@ -39,7 +39,11 @@ def _parser():
     analyze.add_argument("--histories", choices=["json", "npz", "none"], help="dynamic: histories, as --frames")
     analyze.add_argument("--quiet", action="store_true", help="no progress bar")
     analyze.add_argument("--out", help="write the result document here (default: standard output)")
-    analyze.add_argument("--png", help="write a picture of blocks, contact forces and joint resultants")
+    analyze.add_argument("--png", help="write a picture of the answer: blocks, contact forces and joint resultants; "
+                                       "a dynamic run's final frame over the blocks at rest; a load factor's "
+                                       "collapse mechanism, hinges and loads")
+    analyze.add_argument("--frame", type=int, help="dynamic, with --png: the output frame drawn (0 the first, "
+                                                   "-1 the last, the default)")
     example = sub.add_parser("example", help="print a generated example model",
                              description="Print a generated model; generator parameters as --name value.")
     example.add_argument("name", nargs="?", help="generator name; omit to list them")
@@ -144,6 +148,8 @@ def _run_analyze(args):
 
     model = _read_model(args.model)
     request = _analysis_request(args)
+    if args.frame is not None and (args.analysis != "dynamic" or not args.png):
+        raise ModelError("--frame chooses the frame a dynamic analysis's --png draws", path="--frame")
     if "npz" in (args.frames, args.histories) and not args.out:
         raise ModelError("an npz sidecar is written beside the result document: give --out", path="--out")
     if args.ground_record:
@@ -185,7 +191,7 @@ def _run_analyze(args):
     if args.png:
         from extrados.engine.post.plot import plot_result
 
-        plot_result(model, result, args.png)
+        plot_result(model, result, args.png, frame=args.frame)
         print(f"picture written to {args.png}", file=sys.stderr if not args.out else sys.stdout)
 
 
