@@ -74,15 +74,29 @@ def test_the_strict_encoder_refuses_nan_and_infinity_naming_where():
     assert json.loads(strict_json.dumps(doc)) == doc
 
 
-def test_the_cli_never_writes_infinity(tmp_path):
-    """A body acceleration of 1e200 m/s^2 overflows the kinetic energy: the CLI says so (exit 2), where the
-    start of issue 16 printed "kinetic": Infinity."""
+def overflowing_block():
+    """A block under a body acceleration of 1e200 m/s^2: its kinetic energy overflows within a step."""
     doc = generators.generate("column", blocks=1)
     doc["loads"] = [{"kind": "body_acceleration", "blocks": "all", "acceleration": [0.0, 0.0, 1e200]}]
+    return doc
+
+
+def overloaded_arch():
+    """An arch under a live point load of 1e300 N: its collapse mechanism's velocity scale overflows."""
+    doc = generators.generate("arch", voussoirs=8, load_fraction=0.1)
+    doc["loads"][0]["force"] = [0.0, 0.0, -1e300]
+    return doc
+
+
+@pytest.mark.parametrize("doc, analysis", [(overflowing_block(), ["--analysis", "dynamic", "--duration", "0.05"]),
+                                           (overloaded_arch(), ["--analysis", "load_factor"])])
+def test_the_cli_never_writes_infinity(doc, analysis, tmp_path):
+    """The overflow is an error (exit 2) where the start of issue 16 printed "kinetic": Infinity, or
+    "scale": Infinity in the mechanism."""
     path = tmp_path / "model.json"
     path.write_text(json.dumps(doc))
-    done = subprocess.run(EXTRADOS + ["analyze", str(path), "--analysis", "dynamic", "--duration", "0.05",
-                                      "--quiet"], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(EXTRADOS + ["analyze", str(path), *analysis, "--quiet"], capture_output=True, text=True,
+                          timeout=600)
     assert done.returncode == 2, done.stderr
     assert "Infinity" not in done.stdout and "NaN" not in done.stdout
     assert "Traceback" not in done.stderr and "extrados: error:" in done.stderr
@@ -142,6 +156,23 @@ def test_the_service_offers_the_sidecar_at_the_job_result_url(tmp_path):
         plain = finished_job(client, {"type": "dynamic", "duration": 0.02}, model)
         status, kind, body = raw_get(client, plain["result_url"] + ".npz")
         assert status == 404 and json.loads(body)["error"]["code"] == "no_sidecar"
+
+
+def test_the_service_never_writes_infinity(tmp_path):
+    """The overflowing run is refused up front or its job fails with a clean error; on the start of issue 16
+    the job was done and its result held "kinetic": Infinity."""
+    with running_service(data_dir=str(tmp_path)) as client:
+        status, job, _ = client.post("/v1/analyses", {"model": overflowing_block(),
+                                                      "analysis": {"type": "dynamic", "duration": 0.05}})
+        if status == 202:
+            job = client.wait_for_job(job["url"], timeout=600.0)
+            assert job["state"] == "failed" and job["error"]["message"], job
+        else:
+            assert status == 422 and job["error"]["message"], job
+        # a synchronous analysis answered 500 (ValueError of json.dumps, allow_nan=False)
+        status, error, _ = client.post("/v1/analyses", {"model": overloaded_arch(), "analysis": {"type": "load_factor"}})
+        assert status == 422 and error["error"]["message"], error
+    assert not list(tmp_path.rglob("result.json"))
 
 
 def test_the_sidecar_holds_what_the_request_sent_there(arch_run):

@@ -32,14 +32,13 @@ class UnwritableValue(ValueError):
     """A document holding a value JSON cannot write (an integer beyond 64 bits, an object that is not JSON)."""
 
 
-def dumps(doc, indent=False):
-    """The UTF-8 JSON text of ``doc``, compact (or indented by two spaces).
+def dumps(doc):
+    """The compact UTF-8 JSON text of ``doc``.
 
     Parameters
     ----------
     doc : dict, list, str, int, float, bool or None
         Nested dicts with string keys and lists; tuples are written as lists.
-    indent : bool, optional
 
     Returns
     -------
@@ -57,7 +56,7 @@ def dumps(doc, indent=False):
         if where is not None:  # else an int beyond float, which orjson refuses below
             raise NonFiniteNumber(format_path(where) or "the document")
     try:
-        return orjson.dumps(doc, option=orjson.OPT_INDENT_2 if indent else 0)
+        return orjson.dumps(doc)
     except orjson.JSONEncodeError as error:
         raise UnwritableValue(f"the document cannot be written as JSON: {error}") from error
 

@@ -10,6 +10,7 @@ from flask import Blueprint, request
 
 from extrados.engine.analysis.run import check_request
 from extrados.engine.errors import AnalysisCancelled, ModelError
+from extrados.engine.io import strict_json
 from extrados.server.errors import ApiError, model_error
 from extrados.server.payload import analysis_envelope, json_body
 from extrados.server.routes import json_response, services
@@ -56,7 +57,10 @@ def run_now(model_doc, analysis, time_limit_s):
         raise ApiError(422, f"the analysis ran past the compute time limit of {time_limit_s:g} s ({stopped}); "
                             "submit it as a job with ?async=true, or raise --compute-time-limit",
                        path="analysis", code="compute_time_limit") from stopped
-    return json_response(result.to_dict())
+    try:
+        return json_response(result.to_dict())
+    except (strict_json.NonFiniteNumber, strict_json.UnwritableValue) as error:
+        raise ApiError(422, f"the result cannot be written as JSON: {error}", code="unwritable_result") from error
 
 
 def submit_job(model_doc, analysis):

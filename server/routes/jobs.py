@@ -49,24 +49,27 @@ def require_result(job_id):
                        block=error.get("block"), code="job_failed")
 
 
-@blueprint.get("/v1/jobs/<job_id>/result")
-def get_result(job_id):
+def result_file(job_id, path, mimetype, missing):
+    """Send a file of a finished job's result; ``missing`` (an ApiError) when it has none."""
     require_result(job_id)
     try:
-        return send_file(services().store.result_path(job_id), mimetype="application/json", max_age=0)
+        return send_file(path, mimetype=mimetype, max_age=0)
     except FileNotFoundError as exc:
-        raise ApiError(409, "the job was cancelled before it wrote a result", code="no_result") from exc
+        raise missing from exc
+
+
+@blueprint.get("/v1/jobs/<job_id>/result")
+def get_result(job_id):
+    return result_file(job_id, services().store.result_path(job_id), "application/json",
+                       ApiError(409, "the job was cancelled before it wrote a result", code="no_result"))
 
 
 @blueprint.get("/v1/jobs/<job_id>/result.npz")
 def get_sidecar(job_id):
     """The npz sidecar of a finished job whose request sent its frames or histories to "npz"."""
-    require_result(job_id)
-    try:
-        return send_file(services().store.sidecar_path(job_id), mimetype="application/octet-stream", max_age=0)
-    except FileNotFoundError as exc:
-        raise ApiError(404, "this job's result has no npz sidecar: ask for it with \"frames\": \"npz\" or "
-                            "\"histories\": \"npz\" in a dynamic analysis request", code="no_sidecar") from exc
+    return result_file(job_id, services().store.sidecar_path(job_id), "application/octet-stream",
+                       ApiError(404, "this job's result has no npz sidecar: ask for it with \"frames\": \"npz\" or "
+                                     "\"histories\": \"npz\" in a dynamic analysis request", code="no_sidecar"))
 
 
 @blueprint.delete("/v1/jobs/<job_id>")
