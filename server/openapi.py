@@ -112,7 +112,7 @@ def paths():
                                          "responses": {"200": {"description": "the result", "content": json_content(ref("Result"))},
                                                        **error_responses(401, 404, 409, 410)}}},
         "/v1/jobs/{id}/result.npz": {"get": {
-            "summary": "A finished dynamic job's frames and histories asked as \"npz\": numpy arrays (engine.io.sidecar)",
+            "summary": "A finished dynamic job's frames and histories asked as \"npz\" (engine.io.sidecar)",
             "parameters": [job_id_parameter()],
             "responses": {"200": {"description": "the npz sidecar",
                                   "content": {"application/octet-stream": {"schema": {"type": "string",

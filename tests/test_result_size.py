@@ -50,7 +50,8 @@ def test_rounding_keeps_the_stated_precision_and_changes_no_verdict(arch_run):
     doc = json.loads(written(arch_run))
     frames = arch_run.frames
     assert np.abs(np.array([f["positions"] for f in doc["frames"]]) - frames.position).max() <= 0.5e-6 * (1 + 1e-9)
-    assert np.abs(np.array([f["orientations"] for f in doc["frames"]]) - frames.orientation).max() <= 0.5e-7 * (1 + 1e-9)
+    orientations = np.array([f["orientations"] for f in doc["frames"]])
+    assert np.abs(orientations - frames.orientation).max() <= 0.5e-7 * (1 + 1e-9)
     v19 = arch_run.blocks.ids.index("v19")
     assert np.abs(np.array(doc["histories"]["blocks"]["v19"]["velocity"]) - frames.velocity[:, v19]).max() \
         <= 0.5e-7 * (1 + 1e-9)
@@ -170,7 +171,8 @@ def test_the_service_never_writes_infinity(tmp_path):
         else:
             assert status == 422 and job["error"]["message"], job
         # a synchronous analysis answered 500 (ValueError of json.dumps, allow_nan=False)
-        status, error, _ = client.post("/v1/analyses", {"model": overloaded_arch(), "analysis": {"type": "load_factor"}})
+        status, error, _ = client.post("/v1/analyses", {"model": overloaded_arch(),
+                                                        "analysis": {"type": "load_factor"}})
         assert status == 422 and error["error"]["message"], error
     assert not list(tmp_path.rglob("result.json"))
 

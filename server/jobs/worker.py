@@ -87,7 +87,8 @@ def run_job(data_dir, job_id):
         text = strict_json.dumps(doc)
     except (strict_json.NonFiniteNumber, strict_json.UnwritableValue) as error:
         store.set_state(job_id, "failed", finished=time.time(),
-                        error={"message": f"the result cannot be written as JSON: {error}", "code": "unwritable_result"})
+                        error={"message": f"the result cannot be written as JSON: {error}",
+                               "code": "unwritable_result"})
         return
     size = store.write_result(job_id, text, sidecar_bytes(result))
     state = "cancelled" if doc.get("cancelled") else "done"
