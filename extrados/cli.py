@@ -33,10 +33,11 @@ def _parser():
     analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
     analyze.add_argument("--ground-scale", type=float, default=1.0,
                          help="multiply the record by this (e.g. 9.81 for a record in g)")
-    analyze.add_argument("--frames", choices=["json", "npz", "none"],
-                         help="dynamic: frames in the result document (json, the default), in the sidecar beside "
-                              "--out (npz: result.npz for result.json) or nowhere")
-    analyze.add_argument("--histories", choices=["json", "npz", "none"], help="dynamic: histories, as --frames")
+    analyze.add_argument("--frames", help="dynamic: where the result's frames go: json (in the document), npz (in "
+                                          "the sidecar beside --out: result.npz for result.json) or none; "
+                                          f"default {request_default('dynamic', 'frames')}")
+    analyze.add_argument("--histories", help="dynamic: where its histories go, as --frames; default "
+                                             f"{request_default('dynamic', 'histories')}")
     analyze.add_argument("--quiet", action="store_true", help="no progress bar")
     analyze.add_argument("--out", help="write the result document here (default: standard output)")
     analyze.add_argument("--png", help="write a picture of the answer: blocks, contact forces and joint resultants; "
@@ -149,9 +150,10 @@ def _run_analyze(args):
     model = _read_model(args.model)
     request = _analysis_request(args)
     if args.frame is not None and (args.analysis != "dynamic" or not args.png):
-        raise ModelError("--frame chooses the frame a dynamic analysis's --png draws", path="--frame")
+        raise ModelError("applies to a dynamic analysis with --png only", path="--frame")
     if "npz" in (args.frames, args.histories) and not args.out:
-        raise ModelError("an npz sidecar is written beside the result document: give --out", path="--out")
+        raise ModelError("needed: an npz sidecar (--frames or --histories npz) is written beside the result "
+                         "document", path="--out")
     if args.ground_record:
         if args.analysis != "dynamic":
             raise ModelError("--ground-record applies to a dynamic analysis only")
