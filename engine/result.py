@@ -31,7 +31,12 @@ The document, beyond the fields of DESIGN sec. 5:
   contact: "bond" ("intact", "damaged", "broken"; a joint whose contacts differ is "damaged")
   and "damage" (D = 1 - d; a joint's is the mean of its contacts').
 - "frames" and "histories" of a dynamic result: block positions and orientations per output
-  frame, and per movable block its position and velocity ([v, w], m/s and rad/s) over them.
+  frame, and per movable block its position and velocity ([v, w], m/s and rad/s) over them,
+  rounded to what matters (TOL.frame_*_decimals: t to 1e-9 s, positions to 1e-6 m, quaternions
+  to 1e-7, velocities to 1e-7 m/s and rad/s); verdicts and events come from the unrounded arrays.
+  "output" (dynamic results) says where each went, as the request asked: "json" (in the document),
+  "npz" (the binary sidecar beside it, engine.io.sidecar; the document's field is then empty) or
+  "none"; a document without "output" has both in it.
 - the analysis's reports (`Result.extra`, written as they are): "stress_summary", volume-weighted
   averages per course and over every movable block (seed 001 Table I); "verdict_by" and
   "max_point_speed" of a static solution; "load_factor_report"; "construction"; and of a dynamic
@@ -49,11 +54,12 @@ import numpy as np
 
 from extrados.engine.errors import ModelError
 from extrados.engine.io.compas_data import DocumentData
+from extrados.engine.tolerance import TOL
 
 FORMAT = "extrados.result/1"
 #: The document fields that `Result` types; every other field is a report of `Result.extra`.
 TYPED_FIELDS = ("format", "analysis", "stable", "load_factor", "solver", "blocks", "contacts", "interfaces",
-                "reactions", "network", "thrust_lines", "frames", "histories")
+                "reactions", "network", "thrust_lines", "frames", "histories", "output")
 
 
 # --- the arrays ------------------------------------------------------------------------------
@@ -175,6 +181,7 @@ class Result(DocumentData):
     load_factor: float = None
     thrust_lines: list = field(default_factory=list)  # "thrust_lines" entries (engine.post.thrust, .conventional)
     frames: Frames = None             # None but for a dynamic result
+    output: dict = None               # {"frames", "histories"}: "json", "npz" or "none"; None: both "json"
     extra: dict = field(default_factory=dict)  # the analysis's reports, JSON-ready
 
     def to_dict(self):
@@ -186,10 +193,19 @@ class Result(DocumentData):
                "interfaces": interface_rows(ids, self.interfaces, self.contacts.point, self.joints, self.bonds),
                "reactions": reaction_rows(ids, self.reactions),
                "network": dict(self.network.counts, mean_normal_force=self.network.mean_normal_force),
-               "thrust_lines": self.thrust_lines, "frames": frame_rows(self.frames),
-               "histories": history_rows(self.blocks, self.frames)}
+               "thrust_lines": self.thrust_lines, "frames": frame_rows(self.written("frames")),
+               "histories": history_rows(self.blocks, self.written("histories"))}
+        if self.output is not None:
+            doc["output"] = self.output
         doc.update(self.extra)
         return doc
+
+    def written(self, series):
+        """The Frames the document writes as ``series`` ("frames" or "histories"): None when there are
+        none or when the request sent them to the sidecar or nowhere (``output``)."""
+        if self.output is not None and self.output[series] != "json":
+            return None
+        return self.frames
 
     @classmethod
     def from_dict(cls, doc):
@@ -210,7 +226,7 @@ class Result(DocumentData):
                    read_network(doc["contacts"], doc["network"]), interfaces, joints,
                    read_reactions(doc["reactions"], index), read_bonds(doc["contacts"], doc["interfaces"]),
                    doc["load_factor"], doc["thrust_lines"], read_frames(doc["frames"], doc["histories"], blocks),
-                   {key: value for key, value in doc.items() if key not in TYPED_FIELDS})
+                   doc.get("output"), {key: value for key, value in doc.items() if key not in TYPED_FIELDS})
 
 
 # --- strict JSON numbers ---------------------------------------------------------------------------
@@ -315,20 +331,30 @@ def reaction_rows(ids, reactions):
                                   reactions.point.tolist())]
 
 
+def rounded(array, decimals):
+    """The array rounded to ``decimals`` as nested lists: the precision a document writes frames in."""
+    return np.round(array, decimals).tolist()
+
+
 def frame_rows(frames):
-    """The document's "frames": [] without frames."""
+    """The document's "frames": [] without frames; rounded to TOL.frame_*_decimals."""
     if frames is None:
         return []
     return [{"t": t, "positions": x, "orientations": o}
-            for t, x, o in zip(frames.t.tolist(), frames.position.tolist(), frames.orientation.tolist())]
+            for t, x, o in zip(rounded(frames.t, TOL.frame_time_decimals),
+                               rounded(frames.position, TOL.frame_position_decimals),
+                               rounded(frames.orientation, TOL.frame_orientation_decimals))]
 
 
 def history_rows(blocks, frames):
-    """The document's "histories": {} without frames, else t and per movable block its position and velocity."""
+    """The document's "histories": {} without frames, else t and per movable block its position and velocity,
+    rounded to TOL.frame_*_decimals."""
     if frames is None:
         return {}
-    return {"t": frames.t.tolist(), "blocks": {
-        blocks.ids[i]: {"position": frames.position[:, i].tolist(), "velocity": frames.velocity[:, i].tolist()}
+    position = np.round(frames.position, TOL.frame_position_decimals)
+    velocity = np.round(frames.velocity, TOL.frame_velocity_decimals)
+    return {"t": rounded(frames.t, TOL.frame_time_decimals), "blocks": {
+        blocks.ids[i]: {"position": position[:, i].tolist(), "velocity": velocity[:, i].tolist()}
         for i in np.flatnonzero(~blocks.support).tolist()}}
 
 
@@ -408,13 +434,20 @@ def read_bonds(contacts, interfaces):
 
 
 def read_frames(rows, histories, blocks):
-    """Frames of the document's "frames" and "histories"; None when there are none."""
-    if not rows:
+    """Frames of the document's "frames" and "histories", either of which may be empty (what neither
+    holds reads nan: velocities without histories, orientations and supports without frames); None when both are."""
+    if not rows and not histories:
         return None
     n_blocks = len(blocks.ids)
-    velocity = np.full((len(rows), n_blocks, 6), np.nan)
+    t = column(rows, "t") if rows else numbers(histories["t"], -1)
+    position = np.full((len(t), n_blocks, 3), np.nan)
+    orientation = np.full((len(t), n_blocks, 4), np.nan)
+    velocity = np.full((len(t), n_blocks, 6), np.nan)
+    if rows:
+        position[:] = numbers([row["positions"] for row in rows], (-1, n_blocks, 3))
+        orientation[:] = numbers([row["orientations"] for row in rows], (-1, n_blocks, 4))
     for i, block_id in enumerate(blocks.ids):
-        if block_id in histories["blocks"]:
+        if histories and block_id in histories["blocks"]:
             velocity[:, i] = histories["blocks"][block_id]["velocity"]
-    return Frames(column(rows, "t"), numbers([row["positions"] for row in rows], (-1, n_blocks, 3)),
-                  numbers([row["orientations"] for row in rows], (-1, n_blocks, 4)), velocity)
+            position[:, i] = histories["blocks"][block_id]["position"]
+    return Frames(t, position, orientation, velocity)

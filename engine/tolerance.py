@@ -40,6 +40,14 @@ class Tolerance:
     static_velocity_borderline: float = 1e-3
     #: Kinematic stopping criterion of seed 001 (max velocity, m/s).
     kinematic_velocity: float = 1e-6
+    #: Decimals of the frames and histories a result document writes (engine.result): times to 1 ns, far
+    #: below any time step; positions to 1e-6 m, far below a stone's dressing; unit quaternions to 1e-7,
+    #: a rotation of 2e-7 rad (0.2 um over a metre); velocities to 1e-7 m/s and rad/s, ten times finer
+    #: than the kinematic stop. Verdicts, events and strains are computed from the unrounded arrays.
+    frame_time_decimals: int = 9
+    frame_position_decimals: int = 6
+    frame_orientation_decimals: int = 7
+    frame_velocity_decimals: int = 7
     #: Velocity (m/s) that scales the CCP residual when the right-hand side r is smaller (an unloaded problem).
     residual_velocity_floor: float = 1e-12
     #: Corners of one contact patch closer than this times the smaller block's diameter are one

@@ -39,9 +39,18 @@ def _parser():
     analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
     analyze.add_argument("--ground-scale", type=float, default=1.0,
                          help="multiply the record by this (e.g. 9.81 for a record in g)")
+    analyze.add_argument("--frames", help="dynamic: where the result's frames go: json (in the document), npz (in "
+                                          "the sidecar beside --out: result.npz for result.json) or none; "
+                                          f"default {request_default('dynamic', 'frames')}")
+    analyze.add_argument("--histories", help="dynamic: where its histories go, as --frames; default "
+                                             f"{request_default('dynamic', 'histories')}")
     analyze.add_argument("--quiet", action="store_true", help="no progress bars")
     analyze.add_argument("--out", help="write the result document here (default: standard output)")
-    analyze.add_argument("--png", help="write a picture of blocks, contact forces and joint resultants")
+    analyze.add_argument("--png", help="write a picture of the answer: blocks, contact forces and joint resultants; "
+                                       "a dynamic run's final frame over the blocks at rest; a load factor's "
+                                       "collapse mechanism, hinges and loads")
+    analyze.add_argument("--frame", type=int, help="dynamic, with --png: the output frame drawn (0 the first, "
+                                                   "-1 the last, the default)")
     example = sub.add_parser("example", help="print a generated example model", add_help=False,
                              description="Print a generated model; generator parameters as --name value "
                                          "(extrados example NAME --help lists them).")
@@ -70,7 +79,7 @@ def _summary(doc):
              f"blocks: {len(doc['blocks'])}, contacts: {len(doc['contacts'])}, joints: {len(doc['interfaces'])}"]
     if doc["analysis"] == "dynamic":
         events = doc["events"]
-        lines.append(f"simulated {doc['frames'][-1]['t']:.3f} s in {doc['steps']} steps; "
+        lines.append(f"simulated {doc['steps'] * doc['time_step']:.3f} s in {doc['steps']} steps; "
                      f"{_event('first sliding', events['first_sliding'])}, "
                      f"{_event('first uplift', events['first_uplift'])}, {_event('collapse', events['collapse'])}"
                      + (f" ({events['collapse_reason']})" if events["collapse_reason"] else ""))
@@ -102,8 +111,8 @@ def _read_model(path):
 def _analysis_request(args):
     request = {"type": args.analysis}
     for option, kinds in (("duration", ("dynamic",)), ("time_step", ("dynamic", "construction")),
-                          ("output_interval", ("dynamic",)), ("stages", ("construction",)),
-                          ("max_steps", ("dynamic", "construction"))):
+                          ("output_interval", ("dynamic",)), ("stages", ("construction",)), ("frames", ("dynamic",)),
+                          ("histories", ("dynamic",)), ("max_steps", ("dynamic", "construction"))):
         value = getattr(args, option)
         if value is not None:
             if args.analysis not in kinds:
@@ -197,6 +206,7 @@ def _compile_kernels(quiet):
 
 def _run_analyze(args):
     from extrados.engine.analysis import analyze
+    from extrados.engine.io import sidecar, strict_json
     from extrados.engine.model import Model
 
     for option, path in (("--out", args.out), ("--png", args.png)):
@@ -204,6 +214,11 @@ def _run_analyze(args):
             _check_output_path(option, path)
     model = _read_model(args.model)
     request = _analysis_request(args)
+    if args.frame is not None and (args.analysis != "dynamic" or not args.png):
+        raise ModelError("applies to a dynamic analysis with --png only", path="--frame")
+    if "npz" in (args.frames, args.histories) and not args.out:
+        raise ModelError("needed: an npz sidecar (--frames or --histories npz) is written beside the result "
+                         "document", path="--out")
     if args.ground_record:
         if args.analysis != "dynamic":
             raise ModelError("--ground-record applies to a dynamic analysis only")
@@ -214,19 +229,25 @@ def _run_analyze(args):
     with _progress_bar(ANALYSIS_BARS[args.analysis], args.quiet) as progress:
         result = analyze(model, request, progress=progress)
     doc = result.to_dict()
-    text = json.dumps(doc)
+    try:
+        text = strict_json.dumps(doc)
+    except (strict_json.NonFiniteNumber, strict_json.UnwritableValue) as exc:
+        raise ModelError(f"the result cannot be written as JSON: {exc}") from exc
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
+        with open(args.out, "wb") as handle:
             handle.write(text)
         print(_summary(doc))
         print(f"result written to {args.out}")
+        if sidecar.wants_sidecar(result):
+            sidecar.write_sidecar(result, sidecar.sidecar_path(args.out))
+            print(f"frames and histories asked as npz written to {sidecar.sidecar_path(args.out)}")
     else:
-        print(text)
+        print(text.decode())
         print(_summary(doc), file=sys.stderr)
     if args.png:
         from extrados.engine.post.plot import plot_result
 
-        plot_result(model, result, args.png)
+        plot_result(model, result, args.png, frame=args.frame)
         print(f"picture written to {args.png}", file=sys.stderr if not args.out else sys.stdout)
 
 

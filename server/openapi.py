@@ -118,6 +118,13 @@ def paths():
         "/v1/jobs/{id}/result": {"get": {"summary": "A finished job's result document", "parameters": [job_id_parameter()],
                                          "responses": {"200": {"description": "the result", "content": json_content(ref("Result"))},
                                                        **error_responses(401, 404, 409, 410, 503)}}},
+        "/v1/jobs/{id}/result.npz": {"get": {
+            "summary": "A finished dynamic job's frames and histories asked as \"npz\" (engine.io.sidecar)",
+            "parameters": [job_id_parameter()],
+            "responses": {"200": {"description": "the npz sidecar",
+                                  "content": {"application/octet-stream": {"schema": {"type": "string",
+                                                                                      "format": "binary"}}}},
+                          **error_responses(401, 404, 409, 410, 503)}}},
         "/v1/examples": {"get": {"summary": "The model generators and their parameters", "responses": {
             "200": {"description": "generators", "content": json_content(
                 {"type": "object", "required": ["examples"], "properties": {"examples": {"type": "array", "items": ref("Generator")}}})},

@@ -11,6 +11,7 @@ import referencing.jsonschema
 
 from extrados import Model, ModelError, Result, analyze, generators
 from extrados.engine.analysis.cache import AnalysisCache
+from extrados.engine.io import strict_json
 from extrados.engine.io.schema import result_schema
 from extrados.engine.post.thrust import effective_thrust_line_of_result
 from extrados.server.openapi import openapi_document
@@ -42,6 +43,10 @@ CASES = {
         "type": "load_factor", "thrust_line": {"conventional": True}}),
     "dynamic, strain and network history": (shaken_wall(), {"type": "dynamic", "duration": 0.05, "time_step": 1e-3,
                                                             "output_interval": 0.01}),
+    "dynamic, frames only": (shaken_wall(), {"type": "dynamic", "duration": 0.02, "time_step": 1e-3,
+                                             "output_interval": 0.01, "histories": "none"}),
+    "dynamic, histories only, frames to the sidecar": (shaken_wall(), {
+        "type": "dynamic", "duration": 0.02, "time_step": 1e-3, "output_interval": 0.01, "frames": "npz"}),
     "construction by courses": (generators.generate("wall", courses=3, blocks_per_course=2), {
         "type": "construction", "stages": "courses", "max_stage_duration": 0.1}),
     "static, mortar joints": (cantilever(MORTAR), {"type": "static"}),
@@ -60,7 +65,7 @@ def results():
 @pytest.fixture(scope="module")
 def documents(results):
     """The results' documents as a client reads them: strict JSON (no NaN or infinity)."""
-    return {name: json.loads(json.dumps(result.to_dict(), allow_nan=False)) for name, result in results.items()}
+    return {name: json.loads(strict_json.dumps(result.to_dict())) for name, result in results.items()}
 
 
 def test_the_cases_write_every_kind_of_field(documents):
@@ -75,7 +80,12 @@ def test_the_cases_write_every_kind_of_field(documents):
     assert any(contact["network"] is None for doc in docs for contact in doc["contacts"])
     dynamic = [doc for doc in docs if doc["analysis"] == "dynamic"]
     assert any(doc["strain"] is not None for doc in dynamic) and any(doc["strain"] is None for doc in dynamic)
-    assert all(len(doc["network_history"]["t"]) == len(doc["frames"]) - 1 for doc in dynamic)
+    assert all(len(doc["network_history"]["t"]) == len(doc["histories"].get("t", doc["frames"])) - 1
+               for doc in dynamic)
+    assert {(doc["output"]["frames"], doc["output"]["histories"]) for doc in dynamic} >= {
+        ("json", "json"), ("json", "none"), ("npz", "json")}
+    assert any(doc["frames"] == [] and doc["histories"] for doc in dynamic)
+    assert any(doc["frames"] and doc["histories"] == {} for doc in dynamic)
 
 
 @pytest.mark.parametrize("name", CASES)

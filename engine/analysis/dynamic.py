@@ -43,6 +43,8 @@ class DynamicRequest(AnalysisRequest):
     time_step: float              # s
     output_interval: float        # s
     restitution: float            # Newton coefficient (0: plastic impacts)
+    frames: str                   # where the result's frames go: "json", "npz" or "none" (engine.result)
+    histories: str                # where its histories go, the same
     kinematic_stop: float = None  # m/s: stop once every point moves slower (seed 001), None: run to the end
     collapse_displacement: float = None  # m, default COLLAPSE_FRACTION x median block size
 
@@ -56,7 +58,7 @@ class DynamicRequest(AnalysisRequest):
         mech = model.mechanics
         support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support)
         max_steps = fields.pop("max_steps")
-        fields = {key: float(value) for key, value in fields.items()}
+        fields = {key: value if isinstance(value, str) else float(value) for key, value in fields.items()}
         check_step_count(step_count(fields["duration"], fields["time_step"]), max_steps, "duration / time_step")
         fields.setdefault("output_interval", max(fields["time_step"], fields["duration"] / FRAMES_BY_DEFAULT))
         if fields["time_step"] > fields["duration"]:

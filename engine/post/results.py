@@ -194,5 +194,6 @@ def dynamic_result(model, run, request):
                "strain": json_safe(strain_document(mech, run.frames))}
     return Result("dynamic", not run.events["collapsed"], solver_document(outcome.solver),
                   block_results(mech, state.position, state.orientation, outcome.velocity, stress),
-                  frames=run.frames, extra=reports,
+                  frames=run.frames, output={"frames": request.frames, "histories": request.histories},
+                  extra=reports,
                   **configuration_results(mech, state.position, outcome, force, states, bond_fields(model, outcome)))

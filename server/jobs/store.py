@@ -6,6 +6,7 @@ Layout under the data directory::
                             service reads it)
     jobs/<id>/request.json  the analysis request as submitted
     jobs/<id>/result.json   the result document, written whole then renamed into place
+    jobs/<id>/result.npz    its frames and histories, when the request asked for them as npz (engine.io.sidecar)
     jobs/<id>/job.json      the job's row as it was when the job was created and when it finished:
                             what `server.jobs.recovery` restores a finished job from when the
                             table lost it (a damaged write-ahead log, a table moved aside)
@@ -100,12 +101,13 @@ def shrink_log(db):
     return True
 
 
-def write_atomically(path, text):
-    """Write ``text`` to ``path`` whole or not at all (a partial file is removed); returns its size in bytes."""
+def write_atomically(path, data):
+    """Write ``data`` (text, written as UTF-8, or bytes) to ``path`` whole or not at all (a partial
+    file is removed); returns its size in bytes."""
     partial = path + ".partial"
     try:
-        with open(partial, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with open(partial, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(partial, path)
     except BaseException:
         if os.path.exists(partial):
@@ -187,9 +189,14 @@ class JobStore:
     def record_path(self, job_id):
         return os.path.join(self.job_dir(job_id), "job.json")
 
-    def write_result(self, job_id, text):
-        """Write the result file atomically; returns its size in bytes (OSError when the disk is full)."""
-        return write_atomically(self.result_path(job_id), text)
+    def sidecar_path(self, job_id):
+        return os.path.join(self.job_dir(job_id), "result.npz")
+
+    def write_result(self, job_id, text, sidecar=None):
+        """Write the result document (UTF-8 JSON bytes) and its npz sidecar (bytes, if any), each
+        atomically, the sidecar first; returns their size in bytes (OSError when the disk is full)."""
+        size = write_atomically(self.sidecar_path(job_id), sidecar) if sidecar is not None else 0
+        return size + write_atomically(self.result_path(job_id), text)
 
     def write_record(self, job_id):
         """Copy the job's row into its folder (``job.json``). Best effort: the table holds the job
@@ -340,7 +347,7 @@ class JobStore:
     def remove_files(self, job_id, keep_record=False):
         """Remove the job's request and result, and its record unless ``keep_record`` (an expired job's
         record, a few hundred bytes, keeps saying what it was); then its folder if empty."""
-        paths = [self.request_path(job_id), self.result_path(job_id)]
+        paths = [self.request_path(job_id), self.result_path(job_id), self.sidecar_path(job_id)]
         if not keep_record:
             paths.append(self.record_path(job_id))
         for path in paths:

@@ -8,6 +8,7 @@ Progress is advisory: a write of it that fails (a full disk, a busy table) is sk
 that cannot be written fails the job with the reason; when even that cannot be recorded, the
 worker exits with `EXIT_STORE_FAILED` and the dispatcher records it (`server.jobs.runner`).
 """
+import io
 import json
 import os
 import sqlite3
@@ -54,6 +55,17 @@ def record_progress(store, job_id, fraction):
         return
 
 
+def sidecar_bytes(result):
+    """The npz sidecar of a result (engine.io.sidecar) as bytes; None when its request asked for none."""
+    from extrados.engine.io.sidecar import wants_sidecar, write_sidecar
+
+    if not wants_sidecar(result):
+        return None
+    buffer = io.BytesIO()
+    write_sidecar(result, buffer)
+    return buffer.getvalue()
+
+
 def run_job(data_dir, job_id):
     """Entry point of a worker process (multiprocessing, spawn start method)."""
     store = JobStore(data_dir)
@@ -69,6 +81,7 @@ def compute(store, job_id):
     """Analyse the job's request and write its result; returns (state, other columns of its row)."""
     from extrados.engine.analysis import analyze
     from extrados.engine.errors import AnalysisCancelled, ModelError
+    from extrados.engine.io import strict_json
     from extrados.server.errors import DEFAULT_CODES, model_error
 
     with open(store.request_path(job_id), encoding="utf-8") as handle:
@@ -93,7 +106,12 @@ def compute(store, job_id):
                                     "code": "internal_error"}}
     doc = result.to_dict()
     try:
-        size = store.write_result(job_id, json.dumps(doc))
+        text = strict_json.dumps(doc)
+    except (strict_json.NonFiniteNumber, strict_json.UnwritableValue) as error:
+        return "failed", {"error": {"message": f"the result cannot be written as JSON: {error}",
+                                    "code": "unwritable_result"}}
+    try:
+        size = store.write_result(job_id, text, sidecar_bytes(result))
     except OSError as error:
         refused = store_error(error, store.result_path(job_id), "writing the result")
         return "failed", {"error": {"message": str(refused), "code": DEFAULT_CODES[refused.status]}}

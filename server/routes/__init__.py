@@ -1,7 +1,7 @@
 """One blueprint per resource: health, docs (OpenAPI), analyses, jobs, examples, viewer."""
-import json
-
 from flask import Response, current_app
+
+from extrados.engine.io import strict_json
 
 
 def services():
@@ -10,7 +10,6 @@ def services():
 
 
 def json_response(doc, status=200, headers=None):
-    """``doc`` as a compact JSON response. NaN and infinity are not JSON: a document holding one
-    raises ValueError instead of sending text a client cannot parse."""
-    text = json.dumps(doc, separators=(",", ":"), allow_nan=False)
-    return Response(text, status=status, headers=headers, mimetype="application/json")
+    """``doc`` as a compact JSON response (engine.io.strict_json). NaN and infinity are not JSON: a document
+    holding one raises NonFiniteNumber, a ValueError, instead of sending text a client cannot parse."""
+    return Response(strict_json.dumps(doc), status=status, headers=headers, mimetype="application/json")

@@ -10,6 +10,7 @@ from flask import Blueprint, request
 
 from extrados.engine.analysis.run import check_request
 from extrados.engine.errors import AnalysisCancelled, ModelError
+from extrados.engine.io import strict_json
 from extrados.server.deadline import ComputeTimeExceeded, RequestDeadline
 from extrados.server.errors import ApiError, model_error
 from extrados.server.payload import analysis_envelope, json_body, large_request_slot
@@ -74,7 +75,10 @@ def run_now(model_doc, analysis, deadline):
         raise model_error(error) from error
     except AnalysisCancelled as stopped:
         raise past_the_limit(deadline, "in the analysis", "submit it as a job with ?async=true") from stopped
-    return json_response(result.to_dict())
+    try:
+        return json_response(result.to_dict())
+    except (strict_json.NonFiniteNumber, strict_json.UnwritableValue) as error:
+        raise ApiError(422, f"the result cannot be written as JSON: {error}", code="unwritable_result") from error
 
 
 def submit_job(model_doc, analysis, deadline):

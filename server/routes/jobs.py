@@ -34,10 +34,9 @@ def get_job(job_id):
     return json_response(job_document(job_row(job_id)))
 
 
-@blueprint.get("/v1/jobs/<job_id>/result")
-def get_result(job_id):
+def require_result(job_id):
+    """Raise the 404, 409 or 410 that says why a job has no result to give, if it has none."""
     row = job_row(job_id)
-    store = services().store
     if row["expired"]:
         raise ApiError(410, "this job's result has expired (raise --result-max-age or --result-max-bytes)",
                        code="expired")
@@ -48,11 +47,29 @@ def get_result(job_id):
         error = job_document(row).get("error", {})
         raise ApiError(409, f"the job failed: {error.get('message')}", path=error.get("path"),
                        block=error.get("block"), code="job_failed")
-    path = store.result_path(job_id)
+
+
+def result_file(job_id, path, mimetype, missing):
+    """Send a file of a finished job's result; ``missing`` (an ApiError) when it has none."""
+    require_result(job_id)
     try:
-        return send_file(path, mimetype="application/json", max_age=0)
+        return send_file(path, mimetype=mimetype, max_age=0)
     except FileNotFoundError as exc:
-        raise ApiError(409, "the job was cancelled before it wrote a result", code="no_result") from exc
+        raise missing from exc
+
+
+@blueprint.get("/v1/jobs/<job_id>/result")
+def get_result(job_id):
+    return result_file(job_id, services().store.result_path(job_id), "application/json",
+                       ApiError(409, "the job was cancelled before it wrote a result", code="no_result"))
+
+
+@blueprint.get("/v1/jobs/<job_id>/result.npz")
+def get_sidecar(job_id):
+    """The npz sidecar of a finished job whose request sent its frames or histories to "npz"."""
+    return result_file(job_id, services().store.sidecar_path(job_id), "application/octet-stream",
+                       ApiError(404, "this job's result has no npz sidecar: ask for it with \"frames\": \"npz\" or "
+                                     "\"histories\": \"npz\" in a dynamic analysis request", code="no_sidecar"))
 
 
 @blueprint.delete("/v1/jobs/<job_id>")
