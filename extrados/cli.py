@@ -314,7 +314,16 @@ def main(argv=None):
     except ModelError as exc:
         print(f"extrados: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        _quiet_stdout()
     return 0
+
+
+def _quiet_stdout():
+    """A reader that closed standard output early (``extrados example wall | head``) took what it
+    wanted: point standard output at the null device so that flushing it at exit raises nothing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@ its JSON and checking the model count, not only the solver.
 
 Checking a model is pure Python (the JSON schema, the blocks) and takes time in proportion to the
 document: a 38 MB ground-motion record took two minutes. That code does not look at a cancel flag,
-so the limit is put to it from outside: a timer raises `ComputeTimeExceeded` in the request's
-thread (``PyThreadState_SetAsyncExc``, delivered between two bytecodes, so a C call such as
+so the limit is put to it from outside: a timer thread raises `ComputeTimeExceeded` in the request's
+thread, again until it lands (``PyThreadState_SetAsyncExc``, delivered between two bytecodes, so a C call such as
 ``json.loads`` ends first) when the limit passes while the request is being read and checked. Once
 the engine starts analysing, it asks the cancel callable `RequestDeadline.passed` between solves;
 its first call withdraws the timer, so an analysis is only ever stopped where it checks.
@@ -16,6 +16,9 @@ lock (`engine.analysis.cache`).
 import ctypes
 import threading
 import time
+
+#: s, how often the interruption is raised again until the request's thread has taken it.
+REPEAT_S = 0.05
 
 
 class ComputeTimeExceeded(BaseException):
@@ -49,15 +52,23 @@ class RequestDeadline:
         self.lock = threading.Lock()
         self.armed = True      # the timer may still interrupt the thread
         self.fired = False     # it has
-        self.timer = threading.Timer(limit_s, self.interrupt)
-        self.timer.daemon = True
-        self.timer.start()
+        self.withdrawn = threading.Event()
+        threading.Thread(target=self.interrupt_past_the_limit, daemon=True).start()
 
-    def interrupt(self):
-        with self.lock:
-            if self.armed:
+    def interrupt_past_the_limit(self):
+        """Past the limit, raise `ComputeTimeExceeded` in the request's thread, again every
+        `REPEAT_S` until it is disarmed: an exception delivered while the thread runs a callback
+        that swallows exceptions (a garbage collector callback, a ``__del__``) is lost, the next one lands."""
+        if self.withdrawn.wait(self.limit_s):
+            return
+        while True:
+            with self.lock:
+                if not self.armed:
+                    return
                 self.fired = True
                 raise_in_thread(self.thread_id, ComputeTimeExceeded)
+            if self.withdrawn.wait(REPEAT_S):
+                return
 
     def disarm(self):
         """From now on the request is stopped only where it checks `passed`; an interruption not
@@ -66,7 +77,7 @@ class RequestDeadline:
             if not self.armed:
                 return
             self.armed = False
-            self.timer.cancel()
+            self.withdrawn.set()
             if self.fired:
                 raise_in_thread(self.thread_id, None)
 

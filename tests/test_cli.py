@@ -149,6 +149,17 @@ def test_example_refuses_more_blocks_than_the_limit_naming_the_parameters():
     assert run("example", "column", "--blocks", "10", "--max-blocks", "11").returncode == 0
 
 
+def test_a_reader_that_stops_early_ends_the_example_quietly():
+    """`extrados example wall | head -c 200`: the reader closes the pipe; no BrokenPipeError traceback."""
+    writer = subprocess.Popen(EXTRADOS + ["example", "wall", "--courses", "40", "--blocks-per-course", "40"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    head = writer.stdout.read(200)
+    writer.stdout.close()
+    stderr = writer.stderr.read().decode()
+    assert writer.wait(timeout=300) == 0 and head.startswith(b"{")
+    assert stderr == ""
+
+
 @pytest.mark.parametrize("option", ["--out", "--png"])
 def test_an_output_path_in_a_missing_folder_is_refused_before_the_analysis(tmp_path, option):
     model = tmp_path / "column.json"

@@ -84,3 +84,23 @@ def test_large_bodies_are_checked_a_few_at_a_time(tmp_path):
         for thread in checked:
             thread.join()
         assert [status for status, _ in answers] == [422] * MAX_LARGE_REQUESTS, answers
+
+
+def test_an_interruption_swallowed_once_is_raised_again():
+    """A garbage collector callback that swallows exceptions (hypothesis installs one) may take the
+    first interruption: the next one, REPEAT_S later, stops the request."""
+    from extrados.server.deadline import ComputeTimeExceeded, RequestDeadline
+
+    swallowed = []
+    deadline = RequestDeadline(0.05)
+    began = time.monotonic()
+    with pytest.raises(ComputeTimeExceeded):
+        while time.monotonic() - began < 5.0:
+            try:
+                time.sleep(0.001)  # interruptible work
+            except ComputeTimeExceeded:
+                if swallowed:
+                    raise
+                swallowed.append(time.monotonic() - began)
+    deadline.disarm()
+    assert swallowed and time.monotonic() - began < 1.0
