@@ -117,6 +117,16 @@ class Tolerance:
     #: Default envelope: at most this fraction of the median movable block's radius (the largest
     #: vertex distance from its centre), so that blocks of a few mm do not touch blocks beyond their neighbours.
     envelope_radius_fraction: float = 0.1
+    #: Fragility fit (engine.post.fragility): the dispersion beta is searched down to this. Levels that
+    #: separate collapse from survival have no finite maximum of the likelihood (beta -> 0); their fit
+    #: takes this and says so (``separated``), a curve steeper than any record-to-record scatter.
+    fragility_dispersion_low: float = 1e-3
+    #: ... and up to this: beta = 10 makes P(collapse) rise from 0.16 to 0.84 over a factor e^20 of
+    #: intensity, flatter than any fragility a study reports (0.2 to 0.8).
+    fragility_dispersion_high: float = 10.0
+    #: ... and the median theta between the lowest level divided by this and the highest times this: a
+    #: sample with no collapse (or no survival) at some level pushes theta beyond the levels without bound.
+    fragility_median_reach: float = 10.0
 
 
 TOL = Tolerance()
