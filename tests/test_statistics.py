@@ -109,17 +109,18 @@ def test_dkw_epsilon_closed_form():
 
 @pytest.mark.parametrize("confidence", [0.90, 0.95])
 def test_dkw_band_covers_the_true_cdf(confidence):
-    """400 seeded samples of 40 standard normal values: the band holds Phi everywhere in at least 94 % of them
-    (DKW guarantees >= confidence; 94 % leaves two standard errors of 400 repetitions below 95 %)."""
+    """400 seeded samples (seed 17) of 40 standard normal values: the band holds Phi everywhere in a fraction
+    of them at least the confidence less two standard errors of 400 repetitions (DKW guarantees >= confidence;
+    measured 0.9075 at 90 % and 0.960 at 95 %)."""
     rng = np.random.default_rng(SEED)
     covered = 0
     for _ in range(400):
         cdf = empirical_cdf(rng.standard_normal(40), confidence)
         true = stats.norm.cdf(cdf.values)
         # F_n is constant between sorted values: the band holds F when F(x_i) >= lower_i and F(x_i) <= upper_{i-1}
-        below = np.concatenate([[cdf.upper[0] - cdf.probability[0]], cdf.upper[:-1]])
+        below = np.concatenate([[dkw_epsilon(40, confidence)], cdf.upper[:-1]])
         covered += bool(np.all(true >= cdf.lower) and np.all(true <= below))
-    assert covered / 400 >= min(confidence, 0.94)
+    assert covered / 400 >= confidence - 2.0 * np.sqrt(confidence * (1.0 - confidence) / 400)
 
 
 def test_empirical_cdf_steps():

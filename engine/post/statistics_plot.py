@@ -16,6 +16,15 @@ CURVE_POINTS = 200
 BAND_ALPHA = 0.25
 
 
+def label_probability_axes(ax, title, xlabel, ylabel):
+    """Title and labels of axes whose y is a probability (0 to 1), and their legend."""
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0.0, 1.0)
+    ax.legend(loc="lower right")
+
+
 def cdf_figure(cdfs, title, xlabel, reference=None):
     """Empirical CDFs as steps over their DKW bands, and an optional reference curve.
 
@@ -41,11 +50,7 @@ def cdf_figure(cdfs, title, xlabel, reference=None):
     if reference is not None:
         label, x, probability = reference
         ax.plot(x, probability, "k--", label=label)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("cumulative probability")
-    ax.set_ylim(0.0, 1.0)
-    ax.legend(loc="lower right")
+    label_probability_axes(ax, title, xlabel, "cumulative probability")
     return fig
 
 
@@ -76,9 +81,5 @@ def fragility_figure(curves, title, xlabel, method="wilson"):
         fraction, low, high = collapse_fractions(counts, bootstrap.confidence, method)
         ax.errorbar(counts.intensity, fraction, yerr=[fraction - low, high - fraction], fmt="o",
                     color=line.get_color(), capsize=3, label=f"{label}: collapsed fraction")
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("P(collapse)")
-    ax.set_ylim(0.0, 1.0)
-    ax.legend(loc="lower right")
+    label_probability_axes(ax, title, xlabel, "P(collapse)")
     return fig
