@@ -135,9 +135,9 @@ def fit_bounds(counts):
 def fit_fragility(counts):
     """The lognormal fragility that maximises the likelihood of the counts (Baker 2015 eq. 12).
 
-    Maximised over (ln theta, ln beta) by L-BFGS-B with the gradient of `negative_log_likelihood`, from
-    theta = the geometric mean of the levels and beta = 0.5, within `fit_bounds`; levels that separate
-    survival from collapse have no maximum and get `separated_fit`.
+    Maximised over (ln theta, ln beta) by bounded truncated Newton (scipy TNC) with the gradient of
+    `negative_log_likelihood`, from theta = the geometric mean of the levels and beta = 0.5, within
+    `fit_bounds`; levels that separate survival from collapse have no maximum and get `separated_fit`.
 
     Parameters
     ----------
@@ -184,9 +184,14 @@ def maximum_likelihood(counts, bounds):
     if separated is not None:
         return separated
     start = np.array([np.mean(np.log(counts.intensity)), np.log(0.5)])
-    found = optimize.minimize(negative_log_likelihood, start, args=(counts,), jac=True, method="L-BFGS-B",
+    found = optimize.minimize(negative_log_likelihood, start, args=(counts,), jac=True, method="TNC",
                               bounds=bounds)
     return FragilityFit(float(np.exp(found.x[0])), float(np.exp(found.x[1])), float(-found.fun), False)
+
+
+def percentile_tails(confidence):
+    """(2,) percentiles (0-100) that bound a two-sided percentile interval at ``confidence``."""
+    return 100.0 * np.array([(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0])
 
 
 def bootstrap_fragility(counts, n_resamples=200, seed=0, confidence=0.95):
@@ -216,11 +221,12 @@ def bootstrap_fragility(counts, n_resamples=200, seed=0, confidence=0.95):
         raise ModelError(f"at least one resample, got {n_resamples}", path="n_resamples")
     rng = np.random.default_rng(seed)
     bounds = fit_bounds(counts)
-    drawn = rng.binomial(counts.records, counts.collapses / counts.records, size=(int(n_resamples), counts.records.size))
+    drawn = rng.binomial(counts.records, counts.collapses / counts.records,
+                         size=(int(n_resamples), counts.records.size))
     fits = [maximum_likelihood(CollapseCounts(counts.intensity, counts.records, z), bounds) for z in drawn]
     medians = np.array([fit.median for fit in fits])
     dispersions = np.array([fit.dispersion for fit in fits])
-    tails = 100.0 * np.array([(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0])
+    tails = percentile_tails(confidence)
     return FragilityBootstrap(medians, dispersions, tuple(np.percentile(medians, tails).tolist()),
                               tuple(np.percentile(dispersions, tails).tolist()), confidence, int(seed))
 
@@ -229,8 +235,7 @@ def bootstrap_band(bootstrap, intensity):
     """(2, k) lower and upper percentile bounds of P(C | IM = x) over the bootstrap fits, at ``intensity`` (k,)."""
     curves = collapse_probability(np.asarray(intensity, dtype=float)[None, :], bootstrap.medians[:, None],
                                   bootstrap.dispersions[:, None])
-    tails = 100.0 * np.array([(1.0 - bootstrap.confidence) / 2.0, (1.0 + bootstrap.confidence) / 2.0])
-    return np.percentile(curves, tails, axis=0)
+    return np.percentile(curves, percentile_tails(bootstrap.confidence), axis=0)
 
 
 def collapse_fractions(counts, confidence=0.95, method="wilson"):
