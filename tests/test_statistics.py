@@ -164,13 +164,16 @@ def test_ks_distance():
     assert ks_distance([1.0, 2.0, 3.0], [2.5])[0] == pytest.approx(2.0 / 3.0)
 
 
-def test_a_sample_with_nan_says_which_value():
+def test_a_bad_sample_says_what_and_where():
     with pytest.raises(ModelError, match="index 1") as error:
         ks_distance([1.0, np.nan], [1.0])
     assert error.value.path == "sample_a"
     with pytest.raises(ModelError) as error:
         empirical_cdf([])
     assert error.value.path == "sample"
+    with pytest.raises(ModelError, match="could not convert string") as error:
+        response_statistics(["record A", "record B"], [1.0, 2.0])
+    assert error.value.path == "parameter"
 
 
 def test_response_statistics_per_parameter_value():

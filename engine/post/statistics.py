@@ -38,7 +38,10 @@ def finite_sample(values, name):
     ModelError
         At ``name`` when the values are not a non-empty one-dimensional array of finite numbers.
     """
-    sample = np.asarray(values, dtype=float)
+    try:
+        sample = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ModelError(f"expected numbers: {error}", path=name) from error
     if sample.ndim != 1 or sample.size == 0:
         raise ModelError(f"expected a non-empty list of numbers, got shape {sample.shape}", path=name)
     bad = np.flatnonzero(~np.isfinite(sample))
