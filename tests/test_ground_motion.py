@@ -148,3 +148,11 @@ def test_the_stochastic_records_spectrum_has_the_kanai_tajimi_shape():
     theory = np.array([kanai_tajimi_density(omega[(omega > lo) & (omega < hi)], 15.6, 0.6).mean()
                        for lo, hi in bands])
     assert np.allclose(measured / measured[0], theory / theory[0], rtol=0.15)
+
+
+@pytest.mark.parametrize("change, path", [({"duration": 0.001}, "dt"), ({"t_rise": 4.0}, "t_rise")])
+def test_stochastic_parameters_that_contradict_each_other_are_refused(change, path):
+    parameters = {"seed": 1, "peak_acceleration": 3.0, "duration": 10.0, "dt": 0.01, **FIRM_SOIL, **change}
+    with pytest.raises(ModelError) as error:
+        kanai_tajimi_record(**parameters)
+    assert error.value.path == path

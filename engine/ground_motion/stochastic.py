@@ -21,6 +21,7 @@ same numbers on every machine for one numpy.
 import numpy as np
 from scipy.linalg import expm
 
+from extrados.engine.errors import ModelError
 from extrados.engine.ground_motion.baseline import baseline_corrected
 
 
@@ -94,7 +95,13 @@ def kanai_tajimi_record(seed, peak_acceleration, duration, dt, ground_frequency,
         s, as given.
     accelerations : ndarray, shape (n,)
         m/s^2, max |a| = `peak_acceleration`, ground velocity and displacement zero at the end.
+
+    Raises
+    ------
+    ModelError
+        `dt` exceeds `duration`, or `t_rise` exceeds `t_strong` (path: the field to change).
     """
+    _check_times(duration, dt, t_rise, t_strong)
     count = int(round(duration / dt)) + 1
     noise = np.random.default_rng(seed).standard_normal(count)
     times = dt * np.arange(count)
@@ -102,6 +109,18 @@ def kanai_tajimi_record(seed, peak_acceleration, duration, dt, ground_frequency,
                                                                                 ground_damping)
     corrected = baseline_corrected(dt, shaped)
     return dt, corrected * (peak_acceleration / np.max(np.abs(corrected)))
+
+
+def _check_times(duration, dt, t_rise, t_strong):
+    """Raise ModelError unless the record spans at least one step and the envelope rises before it holds.
+
+    The ranges of each parameter (positive, a bounded number of samples) belong to the schema of the
+    document that carries them; these are the checks that span two of them.
+    """
+    if not dt <= duration:
+        raise ModelError(f"dt ({dt} s) must not exceed duration ({duration} s)", path="dt")
+    if not t_rise <= t_strong:
+        raise ModelError(f"t_rise ({t_rise} s) must not exceed t_strong ({t_strong} s)", path="t_rise")
 
 
 def _soil_filtered(noise, dt, ground_frequency, ground_damping):
