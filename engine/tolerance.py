@@ -60,6 +60,14 @@ class Tolerance:
     #: A touching pair reuses the feature its separating-axis test chose (engine.collision.coherence)
     #: while its relative rotation since the test stays below this angle (rad) ...
     sat_reuse_angle: float = 1e-6
+    #: A record file's times are evenly spaced when every step is within this fraction of the mean step:
+    #: files print times to 6-7 significant digits, so rounding alone stays far below it.
+    record_step_relative: float = 1e-6
+    #: A baseline-corrected record ends at rest: its final ground velocity (m/s) is below this, the
+    #: kinematic stop of seed 001 (the correction is exact to round-off, ~1e-15 m/s a sample).
+    baseline_velocity: float = 1e-6
+    #: ... and its final ground displacement (m) is below this, the precision of the frames' positions.
+    baseline_displacement: float = 1e-6
     #: ... and its relative translation below this times the smaller block's radius. Together they
     #: move the separations the test compares by at most 1e-6 (r_A + r_B + |x_B - x_A|), 1 um for
     #: two 0.4 m bricks, the order of sat_face_bias: a reused feature differs from the test's

@@ -23,6 +23,8 @@ import argparse
 import math
 from pathlib import Path
 
+from extrados.engine.ground_motion import jennings_envelope, kanai_tajimi_density
+
 #: g; the peak ground acceleration, above the 0.25 g that uplifts the default rocking block (tan alpha = 0.25).
 PGA = 0.35
 DURATION, TIME_STEP = 4.0, 0.01           # s
@@ -33,20 +35,9 @@ T_RISE, T_STRONG, DECAY, T_TAPER = 0.5, 2.0, 1.0, 0.5  # s, s, 1/s, s
 DEFAULT_OUT = Path(__file__).resolve().parent / "quake.txt"
 
 
-def kanai_tajimi(omega):
-    """Kanai-Tajimi spectral density of the ground acceleration at omega (rad/s), relative to white noise."""
-    ratio2 = (omega / W_G) ** 2
-    return (1.0 + 4.0 * ZETA_G ** 2 * ratio2) / ((1.0 - ratio2) ** 2 + 4.0 * ZETA_G ** 2 * ratio2)
-
-
 def envelope(t):
     """Jennings-Housner-Tsai envelope at t (s), in [0, 1], tapered to 0 at DURATION."""
-    if t < T_RISE:
-        shape = (t / T_RISE) ** 2
-    elif t <= T_STRONG:
-        shape = 1.0
-    else:
-        shape = math.exp(-DECAY * (t - T_STRONG))
+    shape = float(jennings_envelope(t, T_RISE, T_STRONG, DECAY))
     to_end = DURATION - t
     return shape * (0.5 - 0.5 * math.cos(math.pi * to_end / T_TAPER) if to_end < T_TAPER else 1.0)
 
@@ -55,8 +46,8 @@ def ground_acceleration():
     """(t, a) pairs: times in s from 0 to DURATION, accelerations in g with max |a| = PGA."""
     step = 2.0 * math.pi * (F_MAX - F_MIN) / (N_SINES - 1)
     omegas = [2.0 * math.pi * F_MIN + k * step for k in range(N_SINES)]
-    sines = [(math.sqrt(2.0 * kanai_tajimi(w) * step), w, 2.0 * math.pi * ((k * PHASE_STEP) % 1.0))
-             for k, w in enumerate(omegas)]
+    sines = [(math.sqrt(2.0 * kanai_tajimi_density(w, W_G, ZETA_G) * step), w,
+              2.0 * math.pi * ((k * PHASE_STEP) % 1.0)) for k, w in enumerate(omegas)]
     times = [k * TIME_STEP for k in range(round(DURATION / TIME_STEP) + 1)]
     shaped = [envelope(t) * sum(a * math.sin(w * t + phi) for a, w, phi in sines) for t in times]
     peak = max(abs(value) for value in shaped)

@@ -8,13 +8,20 @@ of the foundation work the same way as whole-ground shaking.
 Kinds
 -----
 sine
-    Ground displacement d(t) = D sin(2 pi f t) along `direction` (seed 000 sec. 4: f = 1 Hz,
-    D = 0.2 g / (4 pi^2 f^2)). Give `amplitude` D (m) or `peak_acceleration` A (m/s^2),
-    D = A / (2 pi f)^2. Note the ground starts with velocity D 2 pi f, as in the seed.
-    `duration` (s) stops the motion after that time (the ground then stays where it is).
+    Ground displacement along `direction` (seed 000 sec. 4: f = 1 Hz, D = 0.2 g / (4 pi^2 f^2)).
+    Give `amplitude` D (m) or `peak_acceleration` A (m/s^2), D = A / (2 pi f)^2. `start`
+    "at_speed" (the schema's default) is the seed's d(t) = D sin(2 pi f t): the ground starts
+    with velocity D 2 pi f, a jump at t = 0. "from_rest" is d(t) = D (1 - cos(2 pi f t)):
+    velocity 0 at t = 0, the same peak acceleration, a displacement
+    between 0 and 2 D with no drift. `duration` (s) stops the motion after that time (the
+    ground then stays where it is).
 record
     An accelerogram: `dt` (s) and `accelerations` [[ax, ay, az], ...] (m/s^2) from rest;
-    velocity and displacement by the trapezoidal rule, linear acceleration between samples.
+    velocity and displacement by the trapezoidal rule, linear acceleration between samples
+    (engine.ground_motion.baseline eqs. 1-2). After the last sample the ground stops
+    accelerating and keeps its last velocity; `baseline` "end_at_rest" first subtracts the
+    linear acceleration baseline that brings that velocity and the displacement to zero, so
+    the ground stops at the end of the record.
 velocity
     A constant velocity [vx, vy, vz] (m/s) from the start, for `duration` (s) when given, then
     rest: displacement control, as in a shear or a diagonal compression test (seed 004 sec. 4-5).
@@ -25,6 +32,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from extrados.engine.errors import ModelError
+from extrados.engine.ground_motion.baseline import baseline_corrected, integrate_record
+from extrados.engine.io.schema import model_schema, property_defaults
+
+
+def _defaults_by_kind():
+    """{kind: {field: default}} of the `support_motion` kinds, as the model schema gives them."""
+    schema = model_schema()
+    branches = schema["properties"]["support_motion"]["allOf"]
+    return {branch["if"]["properties"]["kind"]["const"]: property_defaults(branch["then"], schema)
+            for branch in branches}
+
+
+MOTION_DEFAULTS = _defaults_by_kind()
 
 
 @dataclass(frozen=True)
@@ -33,22 +53,29 @@ class SineMotion:
     frequency: float        # Hz
     amplitude: float        # m
     duration: float         # s, inf when not given
+    from_rest: bool         # d = D (1 - cos(omega t)) rather than D sin(omega t)
+
+    def _shape(self, t):
+        """(d, v, a) at t over (D, D omega, D omega^2): sin, cos, -sin at speed; 1 - cos, sin, cos from rest."""
+        phase = 2.0 * np.pi * self.frequency * t
+        if self.from_rest:
+            return 1.0 - np.cos(phase), np.sin(phase), np.cos(phase)
+        return np.sin(phase), np.cos(phase), -np.sin(phase)
 
     def displacement(self, t):
-        t = min(t, self.duration)
-        return self.amplitude * np.sin(2.0 * np.pi * self.frequency * t) * self.direction
+        return self.amplitude * self._shape(min(t, self.duration))[0] * self.direction
 
     def velocity(self, t):
         if t > self.duration:
             return np.zeros(3)
         omega = 2.0 * np.pi * self.frequency
-        return self.amplitude * omega * np.cos(omega * t) * self.direction
+        return self.amplitude * omega * self._shape(t)[1] * self.direction
 
     def acceleration(self, t):
         if t > self.duration:
             return np.zeros(3)
         omega = 2.0 * np.pi * self.frequency
-        return -self.amplitude * omega * omega * np.sin(omega * t) * self.direction
+        return self.amplitude * omega * omega * self._shape(t)[2] * self.direction
 
 
 @dataclass(frozen=True)
@@ -61,14 +88,8 @@ class RecordMotion:
     @classmethod
     def from_samples(cls, dt, accelerations):
         acc = np.asarray(accelerations, float).reshape(-1, 3)
-        times = dt * np.arange(len(acc))
-        # trapezoid for velocity; displacement exact for piecewise-linear acceleration
-        vel = np.zeros_like(acc)
-        disp = np.zeros_like(acc)
-        for k in range(1, len(acc)):
-            vel[k] = vel[k - 1] + 0.5 * dt * (acc[k - 1] + acc[k])
-            disp[k] = disp[k - 1] + dt * vel[k - 1] + dt * dt * (acc[k - 1] / 3.0 + acc[k] / 6.0)
-        return cls(times, acc, vel, disp)
+        vel, disp = integrate_record(dt, acc)
+        return cls(dt * np.arange(len(acc)), acc, vel, disp)
 
     def _locate(self, t):
         """Index k and local time s with t in [t_k, t_k+1); past the end the ground keeps its last state."""
@@ -157,9 +178,14 @@ def support_motion_from_document(spec, block_ids, is_support):
         if ("amplitude" in spec) == ("peak_acceleration" in spec):
             raise ModelError("give exactly one of amplitude and peak_acceleration", path="support_motion")
         amplitude = spec["amplitude"] if "amplitude" in spec else spec["peak_acceleration"] / omega ** 2
-        motion = SineMotion(direction / norm, spec["frequency"], amplitude, spec.get("duration", np.inf))
+        start = spec.get("start", MOTION_DEFAULTS["sine"]["start"])
+        motion = SineMotion(direction / norm, spec["frequency"], amplitude, spec.get("duration", np.inf),
+                            start == "from_rest")
     elif spec["kind"] == "velocity":
         motion = ConstantVelocity(np.asarray(spec["velocity"], float), spec.get("duration", np.inf))
     else:   # at least two samples (the schema's minItems)
-        motion = RecordMotion.from_samples(spec["dt"], spec["accelerations"])
+        accelerations = np.asarray(spec["accelerations"], float)
+        if spec.get("baseline", MOTION_DEFAULTS["record"]["baseline"]) == "end_at_rest":
+            accelerations = baseline_corrected(spec["dt"], accelerations)
+        motion = RecordMotion.from_samples(spec["dt"], accelerations)
     return SupportMotion(motion, moving)
