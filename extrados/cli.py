@@ -1,4 +1,4 @@
-"""The `extrados` command: analyze a model file, print example models.
+"""The `extrados` command: analyze a model file, run a batch, print example models.
 
 Exit codes: 0 success, 2 bad input (message on stderr), 1 structure or solver trouble never;
 a structure that does not stand is a result, not an error.
@@ -60,6 +60,14 @@ def _parser():
                          help=f"refuse parameters that give more blocks than this (default {DEFAULT_MAX_BLOCKS}, "
                               f"as the service's --max-blocks)")
     example.set_defaults(usage=example.format_help)
+    batch = sub.add_parser("batch", help="run a batch spec (JSON) of cases on Dask into a results table",
+                           description="Run the cases of a batch spec (extrados/batch/batch_schema.json) on an "
+                                       "embedded Dask cluster or an existing one; rerunning resumes.")
+    batch.add_argument("spec", help="batch spec JSON file")
+    batch.add_argument("--out", required=True, help="folder of the results table (cases.parquet, .csv, .json)")
+    batch.add_argument("--scheduler", help="address of an existing Dask scheduler, e.g. tcp://host:8786")
+    batch.add_argument("--workers", type=int, help="worker processes of the embedded cluster (default: one per core)")
+    batch.add_argument("--quiet", action="store_true", help="no progress bar")
     sub.add_parser("serve", add_help=False, help="run the HTTP service and viewer (extrados serve --help)")
     return parser
 
@@ -251,6 +259,16 @@ def _run_analyze(args):
         print(f"picture written to {args.png}", file=sys.stderr if not args.out else sys.stdout)
 
 
+def _run_batch(args):
+    from extrados.batch import run
+
+    if args.workers is not None and args.workers < 1:
+        raise ModelError(f"{args.workers} workers; give at least 1", path="--workers")
+    summary = run(args.spec, args.out, scheduler=args.scheduler, workers=args.workers, progress=not args.quiet)
+    print(f"{summary.cases} cases: {summary.done} done, {summary.failed} failed, {summary.skipped} finished before; "
+          f"table in {Path(args.out) / 'cases.parquet'}")
+
+
 def _parse_params(extra, generator):
     params = {}
     it = iter(extra)
@@ -307,6 +325,10 @@ def main(argv=None):
             return serve(extra)
         if args.command == "example":
             _run_example(args, extra)
+        elif args.command == "batch":
+            if extra:
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
+            _run_batch(args)
         else:
             if extra:
                 parser.error(f"unrecognized arguments: {' '.join(extra)}")

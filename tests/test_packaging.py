@@ -103,6 +103,7 @@ def test_wheel_installs_only_extrados_at_the_top(wheel):
     packages = {str(Path(name).parent).replace("/", ".") for name in names if name.endswith("/__init__.py")}
     assert packages == source_packages()
     for data in ("extrados/engine/io/model_schema.json", "extrados/engine/io/analysis_schema.json",
+                 "extrados/batch/batch_schema.json",
                  "extrados/server/static/index.html", "extrados/server/static/viewer.js",
                  "extrados/server/static/vendor/three/three.module.js"):
         assert data in names, data

@@ -1,0 +1,111 @@
+"""The cases of a batch spec: the product of its dimensions, each a (model, analysis) pair keyed by its content.
+
+A case's key is the sha256 of the canonical JSON (sorted keys, no spaces) of
+``{"model": ..., "analysis": ...}``: the same documents give the same key on every run and machine,
+so a rerun finds the cases it finished.
+"""
+import copy
+import hashlib
+import itertools
+import json
+from typing import NamedTuple
+
+import numpy as np
+
+from extrados.engine.errors import ModelError
+from extrados.engine.generators import generate
+from extrados.batch.motions import ground_motions
+
+
+class Case(NamedTuple):
+    """One analysis of a batch."""
+
+    key: str          # sha256 hex of the canonical (model, analysis) JSON
+    inputs: dict      # {column name: value} of the varied inputs, the table's input columns
+    model: dict       # the model document
+    analysis: dict    # the analysis request
+
+
+def case_key(model, analysis):
+    """The sha256 hex digest of the canonical JSON of ``{"model": model, "analysis": analysis}``."""
+    text = json.dumps({"model": model, "analysis": analysis}, sort_keys=True, separators=(",", ":"),
+                      allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def dimension_values(dimension):
+    """The values a ``vary`` entry takes: its list, or its grid's count values from start to stop."""
+    if "list" in dimension:
+        return list(dimension["list"])
+    grid = dimension["grid"]
+    return np.linspace(grid["start"], grid["stop"], grid["count"]).tolist()
+
+
+def dimension_column(dimension):
+    """The table column of a ``vary`` entry: its parameter's name or its pointer."""
+    return dimension.get("parameter") or dimension["pointer"]
+
+
+def expand(spec, folder):
+    """The cases of a checked spec (spec.load_spec), in the order of the product of its dimensions,
+    the ground motions and their scales varying fastest.
+
+    Raises
+    ------
+    ModelError
+        A generator that refuses its parameters (path ``generator``), a pointer whose parent is not in
+        the model (path ``vary[i].pointer``), or a record file that cannot be read.
+    """
+    dimensions = spec["vary"]
+    motions = ground_motions(spec["ground_motions"], folder) if "ground_motions" in spec else [({}, None)]
+    cases = []
+    for values in itertools.product(*(dimension_values(d) for d in dimensions)):
+        model = _base_model(spec, dimensions, values)
+        for index, (dimension, value) in enumerate(zip(dimensions, values)):
+            if "pointer" in dimension:
+                _set_pointer(model, dimension["pointer"], value, f"vary[{index}].pointer")
+        inputs = {dimension_column(d): value for d, value in zip(dimensions, values)}
+        for motion_inputs, support_motion in motions:
+            case_model = model
+            if support_motion is not None:
+                case_model = dict(model, support_motion=support_motion)
+            cases.append(Case(case_key(case_model, spec["analysis"]), {**inputs, **motion_inputs}, case_model,
+                              spec["analysis"]))
+    return cases
+
+
+def _base_model(spec, dimensions, values):
+    """The model document before pointers: the spec's, or its generator's with the varied parameters."""
+    if "model" in spec:
+        return copy.deepcopy(spec["model"])
+    parameters = dict(spec["generator"]["parameters"])
+    parameters.update({d["parameter"]: value for d, value in zip(dimensions, values) if "parameter" in d})
+    try:
+        return generate(spec["generator"]["name"], **parameters)
+    except ValueError as exc:
+        raise ModelError(f"{exc} (parameters {parameters})", path="generator") from exc
+
+
+def _set_pointer(document, pointer, value, field):
+    """Set the field at JSON pointer ``pointer`` (RFC 6901) of ``document`` to ``value``, in place."""
+    parts = [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]
+    parent = document
+    for part in parts[:-1]:
+        parent = _child(parent, part, pointer, field)
+    last = parts[-1]
+    if isinstance(parent, list):
+        _child(parent, last, pointer, field)
+        parent[int(last)] = value
+    elif isinstance(parent, dict):
+        parent[last] = value
+    else:
+        raise ModelError(f"{pointer!r}: the field's parent is not an object or a list in the model", path=field)
+
+
+def _child(node, part, pointer, field):
+    """``node[part]`` (an object's field or a list's index), or a ModelError saying the pointer misses."""
+    if isinstance(node, dict) and part in node:
+        return node[part]
+    if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        return node[int(part)]
+    raise ModelError(f"{pointer!r}: the model has no {part!r} there", path=field)

@@ -1,0 +1,122 @@
+"""Run a batch on Dask: each pending case one task, on an embedded LocalCluster or an existing cluster.
+
+Distribution is Dask's alone (dask.distributed): ``client.submit`` per case and ``as_completed`` to
+take them as they finish; each finished case is written to the table at once (table.write_part), so
+a batch killed at any moment keeps what finished, and a rerun of the same spec skips those keys.
+"""
+import os
+import sys
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import NamedTuple
+
+from extrados.batch import table
+from extrados.batch.cases import expand
+from extrados.batch.spec import load_spec
+from extrados.batch.task import run_case
+
+#: The environment of an embedded cluster's workers: one thread each for BLAS and numba, since the
+#: cluster runs one single-threaded worker process per core (NUMBA_CACHE_DIR is inherited).
+WORKER_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                      "NUMBA_NUM_THREADS": "1"}
+
+
+class BatchSummary(NamedTuple):
+    """What a run of a batch did."""
+
+    cases: int      # distinct cases in the spec
+    skipped: int    # of them, finished by an earlier run
+    done: int       # computed by this run without error
+    failed: int     # computed by this run with an error
+    rows: list      # the whole table, one dict per case (table.consolidate)
+
+
+def run(spec, out_dir, scheduler=None, workers=None, progress=True):
+    """Compute a batch's pending cases into the results table of ``out_dir``.
+
+    Parameters
+    ----------
+    spec : dict, str or Path
+        The batch spec (batch_schema.json) or its file.
+    out_dir : str or Path
+        The batch's folder: ``cases.parquet``, ``cases.csv``, ``cases.json``, ``parts/``, ``results/``.
+    scheduler : str, optional
+        Address of an existing Dask scheduler, e.g. ``tcp://host:8786``; without it an embedded
+        LocalCluster of ``workers`` processes (default: one per core), one thread each.
+    workers : int, optional
+        Worker processes of the embedded cluster.
+    progress : bool
+        A progress bar (cases done and failed, time left) and the dashboard's address on stderr.
+
+    Returns
+    -------
+    BatchSummary
+
+    Raises
+    ------
+    ModelError
+        A spec that is wrong, at its field path (nothing is run).
+    """
+    spec, folder = load_spec(spec)
+    cases = list({case.key: case for case in expand(spec, folder)}.values())
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    finished = table.finished_keys(out_dir)
+    pending = [case for case in cases if case.key not in finished]
+    failed = 0
+    if pending:
+        failed = _compute(pending, spec["outputs"], out_dir, scheduler, workers, progress)
+    rows = table.consolidate(out_dir, [case.key for case in cases])
+    return BatchSummary(len(cases), len(cases) - len(pending), len(pending) - failed, failed, rows)
+
+
+def _compute(pending, outputs, out_dir, scheduler, workers, progress):
+    """Submit the pending cases, write each row as it finishes; return how many failed."""
+    from distributed import as_completed
+    from tqdm import tqdm
+
+    run_id = _now()
+    failed = 0
+    with _client(scheduler, workers) as client, \
+            tqdm(total=len(pending), desc="cases", unit="case", file=sys.stderr, disable=not progress) as bar:
+        if progress and client.dashboard_link:
+            print(f"Dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
+        futures = {client.submit(run_case, case.model, case.analysis, outputs, pure=False): case for case in pending}
+        for future in as_completed(futures):
+            case = futures.pop(future)
+            row, document = _outcome(future)
+            table.write_part(out_dir, {"key": case.key, **case.inputs, **row, "run": run_id, "finished_at": _now()})
+            if document is not None:
+                table.write_document(out_dir, case.key, document)
+            failed += row["error"] is not None
+            bar.set_postfix(done=bar.n + 1 - failed, failed=failed)
+            bar.update()
+    return failed
+
+
+def _outcome(future):
+    """The (row, document) of a finished task; a task Dask could not run (its worker died) is an error row."""
+    try:
+        return future.result()
+    except Exception as exc:  # noqa: BLE001 - the case is recorded as failed and the batch goes on
+        return {"error": f"the task did not run: {type(exc).__name__}: {exc}", "seconds": None}, None
+
+
+@contextmanager
+def _client(scheduler, workers):
+    """A dask.distributed Client of the cluster at ``scheduler``, or of an embedded LocalCluster."""
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        with Client(scheduler) as client:
+            yield client
+        return
+    with LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1, processes=True,
+                      dashboard_address=":0", env=WORKER_ENVIRONMENT) as cluster, Client(cluster) as client:
+        yield client
+
+
+def _now():
+    """The time now, ISO 8601 UTC to the microsecond."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")

@@ -1,0 +1,84 @@
+"""The batch spec: read, checked against batch_schema.json (the owner of its fields and defaults), defaults filled.
+
+A schema error becomes a ModelError at the field (``vary[1].grid.count``); this module adds only
+the checks that span several fields.
+"""
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+from extrados.engine.errors import ModelError
+from extrados.engine.io.schema import check_finite, first_error, schema_error, with_defaults
+
+#: Outputs that read named blocks (outputs.blocks).
+BLOCK_OUTPUTS = ("max_rotation", "max_displacement")
+
+
+@cache
+def _schema_text():
+    return resources.files("extrados.batch").joinpath("batch_schema.json").read_text()
+
+
+def batch_schema():
+    """The batch spec's schema (a fresh dict)."""
+    return json.loads(_schema_text())
+
+
+def load_spec(spec):
+    """The checked batch spec with its defaults, and the folder its relative record paths start from.
+
+    Parameters
+    ----------
+    spec : dict, str or Path
+        The spec, or the path of its JSON file.
+
+    Returns
+    -------
+    spec : dict
+        The spec with the schema's defaults filled in.
+    folder : Path
+        The spec file's folder, or the working folder for a dict.
+
+    Raises
+    ------
+    ModelError
+        A file that cannot be read, or a field that is wrong, at its path.
+    """
+    folder = Path.cwd()
+    if not isinstance(spec, dict):
+        path = Path(spec)
+        try:
+            spec = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ModelError(f"cannot read the batch spec {path}: {exc}") from exc
+        folder = path.resolve().parent
+    check_finite(spec)
+    schema = batch_schema()
+    error = first_error(jsonschema.Draft202012Validator(schema), spec)
+    if error is not None:
+        raise schema_error(error)
+    filled = with_defaults(spec, schema, schema)
+    _check_cross_fields(filled)
+    return filled, folder
+
+
+def _check_cross_fields(spec):
+    """Refuse what the schema cannot see: parameters without a generator, block outputs without
+    blocks, ground motions without records or outside a dynamic analysis."""
+    for index, dimension in enumerate(spec["vary"]):
+        if "parameter" in dimension and "generator" not in spec:
+            raise ModelError("varies a generator parameter, but the spec has a model document, not a generator",
+                             path=f"vary[{index}].parameter")
+    outputs = spec["outputs"]
+    for name in BLOCK_OUTPUTS:
+        if name in outputs["names"] and not outputs["blocks"]:
+            raise ModelError(f"{name} needs the ids of the blocks it reads", path="outputs.blocks")
+    motions = spec.get("ground_motions")
+    if motions is not None:
+        if spec["analysis"].get("type") != "dynamic":
+            raise ModelError("ground motions need a dynamic analysis", path="analysis.type")
+        if not motions["files"] and "stochastic" not in motions:
+            raise ModelError("no records: give files or stochastic", path="ground_motions")

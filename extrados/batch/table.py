@@ -1,0 +1,79 @@
+"""The results table of a batch: one row per case, kept as it fills, consolidated to Parquet, CSV and JSON.
+
+Each finished case writes ``parts/<key>.parquet`` (one row, written to a temporary name then renamed,
+so a killed batch leaves whole parts only); the parts' keys are the finished cases a rerun skips.
+``consolidate`` gathers the parts into ``cases.parquet`` with ``cases.csv`` and ``cases.json`` beside
+it. A full result document goes to ``results/<key>.json``.
+"""
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.csv
+import pyarrow.parquet as pq
+
+from extrados.engine.io import strict_json
+
+#: The table's first columns, before the case's inputs and outputs.
+KEY_COLUMNS = ("key",)
+#: Its last columns: what went wrong, the case's time on its worker (s), the run that computed it
+#: (the batch's start, ISO 8601 UTC) and when the case finished (ISO 8601 UTC).
+RECORD_COLUMNS = ("error", "seconds", "run", "finished_at")
+
+
+def finished_keys(out_dir):
+    """The keys of the cases that have a part in ``out_dir/parts``: the ones a rerun skips."""
+    parts = Path(out_dir) / "parts"
+    return {path.stem for path in parts.glob("*.parquet")} if parts.is_dir() else set()
+
+
+def write_part(out_dir, row):
+    """Write one finished case's ``row`` (a dict with its ``key``) as ``parts/<key>.parquet``, atomically."""
+    parts = Path(out_dir) / "parts"
+    parts.mkdir(parents=True, exist_ok=True)
+    temporary = parts / f".{row['key']}.parquet.partial"
+    pq.write_table(_table([row]), temporary)
+    os.replace(temporary, parts / f"{row['key']}.parquet")
+
+
+def write_document(out_dir, key, document):
+    """Write a case's result document (strict JSON bytes) as ``results/<key>.json``, atomically."""
+    results = Path(out_dir) / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    temporary = results / f".{key}.json.partial"
+    temporary.write_bytes(document)
+    os.replace(temporary, results / f"{key}.json")
+
+
+def consolidate(out_dir, order):
+    """Gather the parts into ``cases.parquet``, ``cases.csv`` and ``cases.json``; return the rows.
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        The batch's folder.
+    order : list of str
+        Case keys in the spec's order; rows follow it, rows of other keys (an earlier spec's) come last.
+
+    Returns
+    -------
+    list of dict
+        The rows, as written.
+    """
+    out_dir = Path(out_dir)
+    rows = [row for path in sorted((out_dir / "parts").glob("*.parquet")) for row in pq.read_table(path).to_pylist()]
+    rank = {key: i for i, key in enumerate(order)}
+    rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
+    table = _table(rows)
+    pq.write_table(table, out_dir / "cases.parquet")
+    pyarrow.csv.write_csv(table, out_dir / "cases.csv")
+    (out_dir / "cases.json").write_bytes(strict_json.dumps(table.to_pylist()))
+    return table.to_pylist()
+
+
+def _table(rows):
+    """A pyarrow Table of ``rows``: the key, then the other columns in order of appearance, the record last."""
+    seen = dict.fromkeys(column for row in rows for column in row)
+    middle = [column for column in seen if column not in KEY_COLUMNS + RECORD_COLUMNS]
+    columns = [*KEY_COLUMNS, *middle, *(column for column in RECORD_COLUMNS if column in seen)]
+    return pa.table({column: pa.array([row.get(column) for row in rows]) for column in columns})

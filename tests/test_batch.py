@@ -1,0 +1,153 @@
+"""Batches on real Dask: the spec's errors at their fields, the cases and their keys, the table a
+batch fills (each row equal to analysing its case alone), failing cases, resuming, and the CLI.
+
+The Dask tests share one LocalCluster of two worker processes (``scheduler=`` its address); the CLI
+starts its own. Models are tiny: a 2-block column, static or shaken for 0.05 s.
+"""
+import csv
+import hashlib
+import json
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+
+from extrados import ModelError, analyze
+from extrados.batch import expand, load_spec, run
+from extrados.batch.outputs import case_outputs
+
+#: Outputs of one case computed by a worker and in this process: the same code on the same input,
+#: single-threaded, so equal to round-off.
+SAME_CASE_RTOL = 1e-9
+
+STATIC_SPEC = {
+    "generator": {"name": "column", "parameters": {"blocks": 2}},
+    "analysis": {"type": "static"},
+    "vary": [{"parameter": "width", "list": [0.3, 0.4]},
+             {"pointer": "/joints/dry/friction", "grid": {"start": 0.6, "stop": 0.8, "count": 2}}],
+    "outputs": {"names": ["stable", "load_factor", "solver_iterations", "solver_converged"]},
+}
+
+DYNAMIC_SPEC = {
+    "generator": {"name": "column", "parameters": {"blocks": 2}},
+    "analysis": {"type": "dynamic", "duration": 0.05},
+    "ground_motions": {"stochastic": {"seeds": [3, 4], "parameters": {"duration": 0.1, "dt": 0.01, "t_rise": 0.02,
+                                                                         "t_strong": 0.05, "decay": 1.0}},
+                       "target_pga": [2.0, 6.0]},
+    "outputs": {"names": ["stable", "collapse", "collapse_time", "first_sliding", "first_uplift", "max_rotation",
+                          "max_displacement"], "blocks": ["b1"], "result_document": True},
+}
+
+
+def spec_with(base, **fields):
+    return json.loads(json.dumps({**base, **fields}))
+
+
+@pytest.mark.parametrize("fields, path", [
+    ({"vary": [{"parameter": "width", "grid": {"start": 0.3, "stop": 0.4, "count": 0}}]}, "vary[0].grid.count"),
+    ({"vary": [{"parameter": "width", "list": [0.3], "colour": "red"}]}, "vary[0].colour"),
+    ({"outputs": {"names": ["stable", "height"]}}, "outputs.names[1]"),
+    ({"outputs": {"names": ["max_rotation"]}}, "outputs.blocks"),
+    ({"ground_motions": {"stochastic": {"count": 2}, "scale_factors": [1.0]}}, "analysis.type"),
+    ({"ground_motions": {"stochastic": {"count": 2, "parameters": {"dt": 0}}, "scale_factors": [1.0]},
+      "analysis": {"type": "dynamic"}}, "ground_motions.stochastic.parameters.dt"),
+])
+def test_spec_errors_name_their_field(fields, path):
+    with pytest.raises(ModelError) as error:
+        load_spec(spec_with(STATIC_SPEC, **fields))
+    assert error.value.path == path, error.value
+
+
+def test_a_parameter_needs_a_generator_and_a_pointer_a_field():
+    spec = {"model": {"blocks": []}, "analysis": {"type": "static"}, "vary": [{"parameter": "width", "list": [1]}]}
+    with pytest.raises(ModelError) as error:
+        load_spec(spec)
+    assert error.value.path == "vary[0].parameter"
+    spec = spec_with(STATIC_SPEC, vary=[{"pointer": "/joints/wet/friction", "list": [0.5]}])
+    with pytest.raises(ModelError) as error:
+        expand(*load_spec(spec))
+    assert error.value.path == "vary[0].pointer" and "'wet'" in error.value.message
+
+
+def test_cases_are_the_product_keyed_by_their_documents():
+    cases = expand(*load_spec(STATIC_SPEC))
+    assert len(cases) == 2 * 2
+    assert [case.inputs for case in cases] == [{"width": w, "/joints/dry/friction": f}
+                                               for w in (0.3, 0.4) for f in (0.6, 0.8)]
+    assert [case.model["joints"]["dry"]["friction"] for case in cases] == [0.6, 0.8, 0.6, 0.8]
+    canonical = json.dumps({"model": cases[0].model, "analysis": cases[0].analysis}, sort_keys=True,
+                           separators=(",", ":"))
+    assert cases[0].key == hashlib.sha256(canonical.encode()).hexdigest()
+    assert [case.key for case in expand(*load_spec(STATIC_SPEC))] == [case.key for case in cases]
+    assert len({case.key for case in cases}) == 4
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+def test_rows_equal_analysing_each_case_alone(tmp_path, scheduler):
+    summary = run(DYNAMIC_SPEC, tmp_path, scheduler=scheduler, progress=False)
+    assert (summary.cases, summary.done, summary.failed, summary.skipped) == (4, 4, 0, 0)
+    rows = pq.read_table(tmp_path / "cases.parquet").to_pylist()
+    assert rows == summary.rows
+    assert [row["motion"] for row in rows] == ["stochastic:3"] * 2 + ["stochastic:4"] * 2
+    spec, folder = load_spec(DYNAMIC_SPEC)
+    for case, row in zip(expand(spec, folder), rows):
+        assert row["key"] == case.key and row["error"] is None
+        alone = case_outputs(analyze(case.model, case.analysis), spec["outputs"])
+        for name, value in alone.items():
+            assert row[name] == (pytest.approx(value, rel=SAME_CASE_RTOL) if isinstance(value, float) else value)
+        document = json.loads((tmp_path / "results" / f"{case.key}.json").read_text())
+        assert document["analysis"] == "dynamic" and document["stable"] == row["stable"]
+    assert rows[-1]["max_rotation[b1]"] > 0 and rows[-1]["max_displacement[b1]"] > 0
+    assert json.loads((tmp_path / "cases.json").read_text()) == rows
+    with open(tmp_path / "cases.csv", newline="") as handle:
+        table = list(csv.DictReader(handle))
+    assert list(table[0])[:4] == ["key", "motion", "target_pga", "stable"]
+    assert [row["key"] for row in table] == [row["key"] for row in rows]
+
+
+def test_a_failing_case_is_recorded_and_the_others_finish(tmp_path, scheduler):
+    spec = spec_with(STATIC_SPEC, vary=[{"pointer": "/joints/dry/friction", "list": [0.7, -1.0, 0.9]}])
+    summary = run(spec, tmp_path, scheduler=scheduler, progress=False)
+    assert (summary.done, summary.failed) == (2, 1)
+    errors = [row["error"] for row in summary.rows]
+    assert errors[0] is None and errors[2] is None and "friction" in errors[1]
+    assert [row["stable"] for row in summary.rows] == [True, None, True]
+
+
+def test_a_rerun_resumes_and_skips_what_finished(tmp_path, scheduler):
+    first = run(STATIC_SPEC, tmp_path, scheduler=scheduler, progress=False)
+    again = run(STATIC_SPEC, tmp_path, scheduler=scheduler, progress=False)
+    assert (again.cases, again.skipped, again.done, again.failed) == (4, 4, 0, 0)
+    assert again.rows == first.rows
+    # A driver killed after three cases: their parts remain, the fourth is computed alone.
+    lost = first.rows[1]["key"]
+    (tmp_path / "parts" / f"{lost}.parquet").unlink()
+    (tmp_path / "cases.parquet").unlink()
+    resumed = run(STATIC_SPEC, tmp_path, scheduler=scheduler, progress=False)
+    assert (resumed.skipped, resumed.done) == (3, 1)
+    runs = {row["key"]: row["run"] for row in resumed.rows}
+    assert runs[lost] > first.rows[0]["run"]
+    assert [runs[row["key"]] for row in first.rows if row["key"] != lost] == [first.rows[0]["run"]] * 3
+
+
+def test_cli_runs_a_batch_and_refuses_a_bad_spec(tmp_path):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(spec_with(STATIC_SPEC, vary=[STATIC_SPEC["vary"][1]])))
+    done = subprocess.run([sys.executable, "-m", "extrados", "batch", str(spec), "--out", str(tmp_path / "out"),
+                           "--workers", "2", "--quiet"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "2 cases: 2 done, 0 failed" in done.stdout
+    assert pq.read_table(tmp_path / "out" / "cases.parquet").num_rows == 2
+    spec.write_text(json.dumps(spec_with(STATIC_SPEC, outputs={"names": ["stable", "height"]})))
+    refused = subprocess.run([sys.executable, "-m", "extrados", "batch", str(spec), "--out", str(tmp_path / "bad")],
+                             capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2
+    assert "outputs.names[1]" in refused.stderr and "Traceback" not in refused.stderr
