@@ -73,7 +73,7 @@ def json_documents(text):
 
 
 def test_readme_has_the_blocks_this_test_runs():
-    assert len(blocks("bash")) == 2 and len(blocks("python")) == 1
+    assert len(blocks("bash")) == 3 and len(blocks("python")) == 1
     assert {tag for tag, _ in fenced_blocks()} == {"bash", "python", ""}
     commands = [line.split("#")[0].strip() for block in blocks("") for line in block.splitlines()]
     assert commands == ["make run", "make test"]
@@ -116,6 +116,18 @@ def test_service_block(tmp_path):
     static, job = json_documents(done.stdout)
     assert static["format"] == "extrados.result/1" and static["stable"] is True
     assert job["url"] == f"/v1/jobs/{job['id']}"
+
+
+def test_batch_block(tmp_path):
+    folder = readme_folder(tmp_path)
+    done = run_bash(blocks("bash")[2], folder)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "8 cases: 8 done, 0 failed, 0 finished before" in done.stdout
+    assert "8 cases: 0 done, 0 failed, 8 finished before" in done.stdout  # the rerun resumes
+    rows = json.loads((folder / "study" / "cases.json").read_text())
+    assert [(row["width"], row["/joints/dry/friction"]) for row in rows] == [
+        (w, pytest.approx(f)) for w in (0.3, 0.4) for f in (0.5, 0.6, 0.7, 0.8)]
+    assert all(row["stable"] is True and row["error"] is None for row in rows)
 
 
 def test_the_shipped_ground_record_is_the_one_its_script_writes(tmp_path):
