@@ -9,6 +9,7 @@ import hashlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -151,3 +152,37 @@ def test_cli_runs_a_batch_and_refuses_a_bad_spec(tmp_path):
                              capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2
     assert "outputs.names[1]" in refused.stderr and "Traceback" not in refused.stderr
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """A real cluster on loopback, as a user starts one: ``dask scheduler`` and two ``dask worker`` processes."""
+    dask = str(Path(sys.executable).with_name("dask"))  # the dask command installed beside this Python
+    address_file = tmp_path / "scheduler.json"
+    processes = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", ":0",
+                                   "--scheduler-file", str(address_file)], stderr=subprocess.DEVNULL)]
+    try:
+        processes += [subprocess.Popen([dask, "worker", "--scheduler-file", str(address_file), "--nthreads", "1",
+                                        "--host", "127.0.0.1", "--dashboard-address", ":0"],
+                                       stderr=subprocess.DEVNULL) for _ in range(2)]
+        from distributed import Client
+
+        with Client(scheduler_file=str(address_file), timeout=60) as client:
+            client.wait_for_workers(2, timeout=120)
+            yield client.scheduler.address
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            process.wait(timeout=60)
+
+
+def test_cli_runs_on_a_dask_scheduler_and_two_workers(tmp_path, dask_cluster):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(STATIC_SPEC))
+    done = subprocess.run([sys.executable, "-m", "extrados", "batch", str(spec), "--out", str(tmp_path / "out"),
+                           "--scheduler", dask_cluster, "--quiet"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "4 cases: 4 done, 0 failed" in done.stdout
+    rows = pq.read_table(tmp_path / "out" / "cases.parquet").to_pylist()
+    assert sorted(row["key"] for row in rows) == sorted(case.key for case in expand(*load_spec(STATIC_SPEC)))
+    assert all(row["stable"] is True for row in rows)
