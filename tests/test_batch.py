@@ -53,6 +53,7 @@ def spec_with(base, **fields):
     ({"ground_motions": {"stochastic": {"count": 2}, "scale_factors": [1.0]}}, "analysis.type"),
     ({"ground_motions": {"stochastic": {"count": 2, "parameters": {"dt": 0}}, "scale_factors": [1.0]},
       "analysis": {"type": "dynamic"}}, "ground_motions.stochastic.parameters.dt"),
+    ({"analysis": {"type": "dynamic", "duration": -1.0}}, "analysis.duration"),
 ])
 def test_spec_errors_name_their_field(fields, path):
     with pytest.raises(ModelError) as error:
@@ -82,6 +83,19 @@ def test_cases_are_the_product_keyed_by_their_documents():
     assert cases[0].key == hashlib.sha256(canonical.encode()).hexdigest()
     assert [case.key for case in expand(*load_spec(STATIC_SPEC))] == [case.key for case in cases]
     assert len({case.key for case in cases}) == 4
+
+
+def test_record_files_at_each_scale_end_at_rest(tmp_path):
+    record = tmp_path / "pulse.txt"
+    record.write_text("0 0\n0.01 1.0\n0.02 -0.5\n0.03 0\n")
+    spec = spec_with(DYNAMIC_SPEC, ground_motions={"files": [{"path": "pulse.txt", "unit": "g"}],
+                                                   "direction": [0, 2, 0], "scale_factors": [0.5, 2.0]})
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    cases = expand(*load_spec(tmp_path / "spec.json"))  # the path is read from the spec's folder
+    assert [case.inputs for case in cases] == [{"motion": "pulse.txt", "scale_factor": s} for s in (0.5, 2.0)]
+    motion = cases[1].model["support_motion"]
+    assert motion["kind"] == "record" and motion["baseline"] == "end_at_rest" and motion["dt"] == pytest.approx(0.01)
+    assert motion["accelerations"][1] == pytest.approx([0.0, 2.0 * 9.80665, 0.0])  # 1 g along +y, times 2
 
 
 @pytest.fixture(scope="module")

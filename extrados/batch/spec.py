@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jsonschema
 
+from extrados.engine.analysis.request import request_document, request_fields
 from extrados.engine.errors import ModelError
 from extrados.engine.io.schema import check_finite, first_error, schema_error, with_defaults
 
@@ -45,7 +46,8 @@ def load_spec(spec):
     Raises
     ------
     ModelError
-        A file that cannot be read, or a field that is wrong, at its path.
+        A file that cannot be read, or a field that is wrong, at its path; the analysis request is
+        checked against its schema here (``analysis.duration``), not once per case.
     """
     folder = Path.cwd()
     if not isinstance(spec, dict):
@@ -61,6 +63,7 @@ def load_spec(spec):
     if error is not None:
         raise schema_error(error)
     filled = with_defaults(spec, schema, schema)
+    request_fields(filled["analysis"], request_document(filled["analysis"])["type"])
     _check_cross_fields(filled)
     return filled, folder
 
