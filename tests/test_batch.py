@@ -7,16 +7,19 @@ starts its own. Models are tiny: a 2-block column, static or shaken for 0.05 s.
 import csv
 import hashlib
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
 from extrados import ModelError, analyze
 from extrados.batch import expand, load_spec, run
-from extrados.batch.outputs import case_outputs
+from extrados.batch.outputs import case_outputs, slenderness
+from extrados.engine.generators import generate
 
 #: Outputs of one case computed by a worker and in this process: the same code on the same input,
 #: single-threaded, so equal to round-off.
@@ -37,7 +40,7 @@ DYNAMIC_SPEC = {
                                                                          "t_strong": 0.05, "decay": 1.0}},
                        "target_pga": [2.0, 6.0]},
     "outputs": {"names": ["stable", "collapse", "collapse_time", "first_sliding", "first_uplift", "max_rotation",
-                          "max_displacement"], "blocks": ["b1"], "result_document": True},
+                          "theta_max_over_alpha", "max_displacement"], "blocks": ["b1"], "result_document": True},
 }
 
 
@@ -98,6 +101,19 @@ def test_record_files_at_each_scale_end_at_rest(tmp_path):
     assert motion["accelerations"][1] == pytest.approx([0.0, 2.0 * 9.80665, 0.0])  # 1 g along +y, times 2
 
 
+@pytest.mark.parametrize("motion, half_base", [
+    (None, 0.125),                                                                  # x: half the width
+    ({"kind": "sine", "direction": [0, 1, 0], "frequency": 2.0, "amplitude": 0.01}, 0.25),  # y: half the depth
+    ({"kind": "record", "dt": 0.01, "accelerations": [[0, 0, 0], [0, -3, 0.5]]}, 0.25),     # y, vertical dropped
+])
+def test_slenderness_is_housners_alpha_along_the_motion(motion, half_base):
+    model = generate("rocking_block", width=0.25, depth=0.5, height=1.0)
+    if motion is not None:
+        model["support_motion"] = motion
+    assert slenderness(model, "block", np.array([0.0, 0.0, 0.5])) == pytest.approx(math.atan(half_base / 0.5),
+                                                                                  rel=1e-12)
+
+
 @pytest.fixture(scope="module")
 def scheduler():
     from distributed import LocalCluster
@@ -115,12 +131,14 @@ def test_rows_equal_analysing_each_case_alone(tmp_path, scheduler):
     spec, folder = load_spec(DYNAMIC_SPEC)
     for case, row in zip(expand(spec, folder), rows):
         assert row["key"] == case.key and row["error"] is None
-        alone = case_outputs(analyze(case.model, case.analysis), spec["outputs"])
+        alone = case_outputs(analyze(case.model, case.analysis), spec["outputs"], case.model)
         for name, value in alone.items():
             assert row[name] == (pytest.approx(value, rel=SAME_CASE_RTOL) if isinstance(value, float) else value)
         document = json.loads((tmp_path / "results" / f"{case.key}.json").read_text())
         assert document["analysis"] == "dynamic" and document["stable"] == row["stable"]
     assert rows[-1]["max_rotation[b1]"] > 0 and rows[-1]["max_displacement[b1]"] > 0
+    for row in rows:  # a 0.3 m cube: alpha = atan(0.15 / 0.15)
+        assert row["theta_max_over_alpha[b1]"] == pytest.approx(row["max_rotation[b1]"] / (math.pi / 4), rel=1e-12)
     assert json.loads((tmp_path / "cases.json").read_text()) == rows
     with open(tmp_path / "cases.csv", newline="") as handle:
         table = list(csv.DictReader(handle))

@@ -15,7 +15,7 @@ from extrados.engine.errors import ModelError
 from extrados.engine.io.schema import check_finite, first_error, schema_error, with_defaults
 
 #: Outputs that read named blocks (outputs.blocks).
-BLOCK_OUTPUTS = ("max_rotation", "max_displacement")
+BLOCK_OUTPUTS = ("max_rotation", "theta_max_over_alpha", "max_displacement")
 
 
 @cache

@@ -34,7 +34,7 @@ def run_case(model, analysis, outputs):
     document = None
     try:
         result = analyze(model, analysis)
-        row = {**case_outputs(result, outputs), "error": None}
+        row = {**case_outputs(result, outputs, model), "error": None}
         if outputs["result_document"]:
             document = strict_json.dumps(result.to_dict())
     except ModelError as exc:
