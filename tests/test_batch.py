@@ -75,6 +75,14 @@ def test_a_parameter_needs_a_generator_and_a_pointer_a_field():
     assert error.value.path == "vary[0].pointer" and "'wet'" in error.value.message
 
 
+def test_a_spec_of_too_many_cases_is_refused_before_expanding():
+    spec = spec_with(STATIC_SPEC, vary=[{"parameter": "width", "list": [0.3]}] + [
+        {"pointer": "/joints/dry/friction", "grid": {"start": 0.5, "stop": 0.8, "count": 10000}}] * 2)
+    with pytest.raises(ModelError) as error:
+        expand(*load_spec(spec))
+    assert error.value.path == "vary" and "100000000 cases" in error.value.message
+
+
 def test_cases_are_the_product_keyed_by_their_documents():
     cases = expand(*load_spec(STATIC_SPEC))
     assert len(cases) == 2 * 2
@@ -175,9 +183,10 @@ def test_cli_runs_a_batch_and_refuses_a_bad_spec(tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(spec_with(STATIC_SPEC, vary=[STATIC_SPEC["vary"][1]])))
     done = subprocess.run([sys.executable, "-m", "extrados", "batch", str(spec), "--out", str(tmp_path / "out"),
-                           "--workers", "2", "--quiet"], capture_output=True, text=True, timeout=300)
+                           "--workers", "2"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "2 cases: 2 done, 0 failed" in done.stdout
+    assert "2/2 [" in done.stderr and "done=2, failed=0" in done.stderr  # the progress bar's last state
     assert pq.read_table(tmp_path / "out" / "cases.parquet").num_rows == 2
     spec.write_text(json.dumps(spec_with(STATIC_SPEC, outputs={"names": ["stable", "height"]})))
     refused = subprocess.run([sys.executable, "-m", "extrados", "batch", str(spec), "--out", str(tmp_path / "bad")],

@@ -8,6 +8,7 @@ import copy
 import hashlib
 import itertools
 import json
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -15,6 +16,11 @@ import numpy as np
 from extrados.engine.errors import ModelError
 from extrados.engine.generators import generate
 from extrados.batch.motions import ground_motions
+
+
+#: Most cases one spec may expand to: the cases (model documents with their records) are held in
+#: memory and submitted at once, and 16 dimensions of 10,000 values each would be 10^64 of them.
+MAX_CASES = 100_000
 
 
 class Case(NamedTuple):
@@ -53,10 +59,12 @@ def expand(spec, folder):
     Raises
     ------
     ModelError
-        A generator that refuses its parameters (path ``generator``), a pointer whose parent is not in
-        the model (path ``vary[i].pointer``), or a record file that cannot be read.
+        More than MAX_CASES cases (path ``vary``), a generator that refuses its parameters (path
+        ``generator``), a pointer whose parent is not in the model (path ``vary[i].pointer``), or a
+        record file that cannot be read.
     """
     dimensions = spec["vary"]
+    _check_case_count(spec)
     motions = ground_motions(spec["ground_motions"], folder) if "ground_motions" in spec else [({}, None)]
     cases = []
     for values in itertools.product(*(dimension_values(d) for d in dimensions)):
@@ -72,6 +80,18 @@ def expand(spec, folder):
             cases.append(Case(case_key(case_model, spec["analysis"]), {**inputs, **motion_inputs}, case_model,
                               spec["analysis"]))
     return cases
+
+
+def _check_case_count(spec):
+    """Refuse a spec of more than MAX_CASES cases before building any."""
+    count = math.prod(len(dimension_values(d)) for d in spec["vary"])
+    motions = spec.get("ground_motions")
+    if motions is not None:
+        stochastic = motions.get("stochastic", {})
+        records = len(motions["files"]) + len(stochastic.get("seeds", ())) + stochastic.get("count", 0)
+        count *= records * len(motions.get("scale_factors") or motions["target_pga"])
+    if count > MAX_CASES:
+        raise ModelError(f"{count} cases, more than the limit of {MAX_CASES}; split the batch", path="vary")
 
 
 def _base_model(spec, dimensions, values):

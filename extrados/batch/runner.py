@@ -80,7 +80,7 @@ def _compute(pending, outputs, out_dir, scheduler, workers, progress):
     failed = 0
     with _client(scheduler, workers) as client, \
             tqdm(total=len(pending), desc="cases", unit="case", file=sys.stderr, disable=not progress) as bar:
-        if progress and client.dashboard_link:
+        if progress and "dashboard" in client.scheduler_info()["services"]:  # served only with bokeh installed
             print(f"Dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
         futures = {client.submit(run_case, case.model, case.analysis, outputs, pure=False): case for case in pending}
         for future in as_completed(futures):
@@ -90,8 +90,8 @@ def _compute(pending, outputs, out_dir, scheduler, workers, progress):
             if document is not None:
                 table.write_document(out_dir, case.key, document)
             failed += row["error"] is not None
-            bar.set_postfix(done=bar.n + 1 - failed, failed=failed)
             bar.update()
+            bar.set_postfix(done=bar.n - failed, failed=failed)
     return failed
 
 
