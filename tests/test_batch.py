@@ -57,6 +57,8 @@ def spec_with(base, **fields):
     ({"ground_motions": {"stochastic": {"count": 2, "parameters": {"dt": 0}}, "scale_factors": [1.0]},
       "analysis": {"type": "dynamic"}}, "ground_motions.stochastic.parameters.dt"),
     ({"analysis": {"type": "dynamic", "duration": -1.0}}, "analysis.duration"),
+    ({"vary": [{"parameter": "width", "list": [0.3, [0.4]]}]}, "vary[0].list[1]"),
+    ({"vary": [{"parameter": "width", "list": [0.3, 1, "0.4"]}]}, "vary[0].list"),
 ])
 def test_spec_errors_name_their_field(fields, path):
     with pytest.raises(ModelError) as error:

@@ -69,9 +69,13 @@ def load_spec(spec):
 
 
 def _check_cross_fields(spec):
-    """Refuse what the schema cannot see: parameters without a generator, block outputs without
-    blocks, ground motions without records or outside a dynamic analysis."""
+    """Refuse what the schema cannot see: a list of values of several kinds, parameters without a
+    generator, block outputs without blocks, ground motions without records or outside a dynamic analysis."""
     for index, dimension in enumerate(spec["vary"]):
+        kinds = {_value_kind(value) for value in dimension.get("list", ())}
+        if len(kinds) > 1:
+            raise ModelError(f"mixes {' and '.join(sorted(kinds))}; a dimension is one column of the table: "
+                             "give values of one kind", path=f"vary[{index}].list")
         if "parameter" in dimension and "generator" not in spec:
             raise ModelError("varies a generator parameter, but the spec has a model document, not a generator",
                              path=f"vary[{index}].parameter")
@@ -85,3 +89,10 @@ def _check_cross_fields(spec):
             raise ModelError("ground motions need a dynamic analysis", path="analysis.type")
         if not motions["files"] and "stochastic" not in motions:
             raise ModelError("no records: give files or stochastic", path="ground_motions")
+
+
+def _value_kind(value):
+    """'booleans', 'numbers' or 'strings': the kind of a listed value (bool before int, its subclass)."""
+    if isinstance(value, bool):
+        return "booleans"
+    return "strings" if isinstance(value, str) else "numbers"
