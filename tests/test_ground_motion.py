@@ -1,5 +1,4 @@
 """Ground motions: record files, stochastic records from a seed, baseline correction (issue 17)."""
-import math
 from pathlib import Path
 
 import numpy as np
