@@ -158,8 +158,14 @@ def test_rows_equal_analysing_each_case_alone(tmp_path, scheduler):
 
 def test_a_failing_case_is_recorded_and_the_others_finish(tmp_path, scheduler):
     spec = spec_with(STATIC_SPEC, vary=[{"pointer": "/joints/dry/friction", "list": [0.7, -1.0, 0.9]}])
-    summary = run(spec, tmp_path, scheduler=scheduler, progress=False)
+    seen = []
+    summary = run(spec, tmp_path, scheduler=scheduler, progress=False,
+                  on_case=lambda row, done, failed, pending: seen.append((row["key"], done, failed, pending)))
     assert (summary.done, summary.failed) == (2, 1)
+    # on_case after each row: its key, then done + failed counting up to 3 as pending counts down
+    assert sorted(key for key, *_ in seen) == sorted(row["key"] for row in summary.rows)
+    assert [done + failed for _, done, failed, _ in seen] == [1, 2, 3]
+    assert [pending for *_, pending in seen] == [2, 1, 0] and seen[-1][1:3] == (2, 1)
     errors = [row["error"] for row in summary.rows]
     assert errors[0] is None and errors[2] is None and "friction" in errors[1]
     assert [row["stable"] for row in summary.rows] == [True, None, True]

@@ -32,7 +32,7 @@ class BatchSummary(NamedTuple):
     rows: list      # the whole table, one dict per case (table.consolidate)
 
 
-def run(spec, out_dir, scheduler=None, workers=None, progress=True):
+def run(spec, out_dir, scheduler=None, workers=None, progress=True, on_case=None):
     """Compute a batch's pending cases into the results table of ``out_dir``.
 
     Parameters
@@ -48,6 +48,10 @@ def run(spec, out_dir, scheduler=None, workers=None, progress=True):
         Worker processes of the embedded cluster.
     progress : bool
         A progress bar (cases done and failed, time left) and the dashboard's address on stderr.
+    on_case : callable, optional
+        Called in this process after each finished case's row is written, as
+        ``on_case(row, done, failed, pending)``: the row, and this run's counts so far of cases done,
+        failed and pending (a service reports its job's progress and partial table with it).
 
     Returns
     -------
@@ -66,18 +70,18 @@ def run(spec, out_dir, scheduler=None, workers=None, progress=True):
     pending = [case for case in cases if case.key not in finished]
     failed = 0
     if pending:
-        failed = _compute(pending, spec["outputs"], out_dir, scheduler, workers, progress)
+        failed = _compute(pending, spec["outputs"], out_dir, scheduler, workers, progress, on_case)
     rows = table.consolidate(out_dir, [case.key for case in cases])
     return BatchSummary(len(cases), len(cases) - len(pending), len(pending) - failed, failed, rows)
 
 
-def _compute(pending, outputs, out_dir, scheduler, workers, progress):
+def _compute(pending, outputs, out_dir, scheduler, workers, progress, on_case):
     """Submit the pending cases, write each row as it finishes; return how many failed."""
     from distributed import as_completed
     from tqdm import tqdm
 
     run_id = _now()
-    failed = 0
+    finished = failed = 0
     with _client(scheduler, workers) as client, \
             tqdm(total=len(pending), desc="cases", unit="case", file=sys.stderr, disable=not progress) as bar:
         if progress and "dashboard" in client.scheduler_info()["services"]:  # served only with bokeh installed
@@ -86,12 +90,16 @@ def _compute(pending, outputs, out_dir, scheduler, workers, progress):
         for future in as_completed(futures):
             case = futures.pop(future)
             row, document = _outcome(future)
-            table.write_part(out_dir, {"key": case.key, **case.inputs, **row, "run": run_id, "finished_at": _now()})
+            row = {"key": case.key, **case.inputs, **row, "run": run_id, "finished_at": _now()}
+            table.write_part(out_dir, row)
             if document is not None:
                 table.write_document(out_dir, case.key, document)
+            finished += 1
             failed += row["error"] is not None
             bar.update()
-            bar.set_postfix(done=bar.n - failed, failed=failed)
+            bar.set_postfix(done=finished - failed, failed=failed)
+            if on_case is not None:
+                on_case(row, finished - failed, failed, len(pending) - finished)
     return failed
 
 
