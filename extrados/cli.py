@@ -62,11 +62,17 @@ def _parser():
     example.set_defaults(usage=example.format_help)
     batch = sub.add_parser("batch", help="run a batch spec (JSON) of cases on Dask into a results table",
                            description="Run the cases of a batch spec (extrados/batch/batch_schema.json) on an "
-                                       "embedded Dask cluster or an existing one; rerunning resumes.")
+                                       "embedded Dask cluster or an existing one. Rerunning resumes: cases done "
+                                       "are skipped, and so are cases that failed with their own error (a model "
+                                       "or solver error is deterministic) unless --retry-failed; cases whose task "
+                                       "did not run (a worker lost, KilledWorker, cancelled) run again on every "
+                                       "rerun. See docs/batches.md.")
     batch.add_argument("spec", help="batch spec JSON file")
     batch.add_argument("--out", required=True, help="folder of the results table (cases.parquet, .csv, .json)")
     batch.add_argument("--scheduler", help="address of an existing Dask scheduler, e.g. tcp://host:8786")
     batch.add_argument("--workers", type=int, help="worker processes of the embedded cluster (default: one per core)")
+    batch.add_argument("--retry-failed", action="store_true",
+                       help="compute again the cases that failed with their own error in an earlier run")
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
     sub.add_parser("serve", add_help=False, help="run the HTTP service and viewer (extrados serve --help)")
     return parser
@@ -264,7 +270,8 @@ def _run_batch(args):
 
     if args.workers is not None and args.workers < 1:
         raise ModelError(f"{args.workers} workers; give at least 1", path="--workers")
-    summary = run(args.spec, args.out, scheduler=args.scheduler, workers=args.workers, progress=not args.quiet)
+    summary = run(args.spec, args.out, scheduler=args.scheduler, workers=args.workers, progress=not args.quiet,
+                  retry_failed=args.retry_failed)
     print(f"{summary.cases} cases: {summary.done} done, {summary.failed} failed, {summary.skipped} finished before; "
           f"table in {Path(args.out) / 'cases.parquet'}")
 

@@ -10,7 +10,6 @@ import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -20,6 +19,7 @@ from extrados import ModelError, analyze
 from extrados.batch import expand, load_spec, run
 from extrados.batch.outputs import case_outputs, slenderness
 from extrados.engine.generators import generate
+from tests.dask_harness import dask_cluster as running_dask_cluster
 
 #: Outputs of one case computed by a worker and in this process: the same code on the same input,
 #: single-threaded, so equal to round-off.
@@ -187,6 +187,21 @@ def test_a_rerun_resumes_and_skips_what_finished(tmp_path, scheduler):
     assert [runs[row["key"]] for row in first.rows if row["key"] != lost] == [first.rows[0]["run"]] * 3
 
 
+def test_a_rerun_skips_failed_cases_unless_asked_to_retry_them(tmp_path, scheduler):
+    """A case's own error (friction -1: a ModelError) is deterministic: a rerun skips it, and
+    ``retry_failed=True`` computes it again, and only it, into the same single row."""
+    spec = spec_with(STATIC_SPEC, vary=[{"pointer": "/joints/dry/friction", "list": [0.7, -1.0]}])
+    first = run(spec, tmp_path, scheduler=scheduler, progress=False)
+    assert [row["status"] for row in first.rows] == ["done", "failed"]
+    again = run(spec, tmp_path, scheduler=scheduler, progress=False)
+    assert (again.skipped, again.done, again.failed) == (2, 0, 0) and again.rows == first.rows
+    retried = run(spec, tmp_path, scheduler=scheduler, progress=False, retry_failed=True)
+    assert (retried.skipped, retried.done, retried.failed) == (1, 0, 1)
+    assert [row["key"] for row in retried.rows] == [row["key"] for row in first.rows]
+    assert retried.rows[0] == first.rows[0] and retried.rows[1]["run"] > first.rows[1]["run"]
+    assert "friction" in retried.rows[1]["error"]
+
+
 def test_cli_runs_a_batch_and_refuses_a_bad_spec(tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(spec_with(STATIC_SPEC, vary=[STATIC_SPEC["vary"][1]])))
@@ -206,23 +221,8 @@ def test_cli_runs_a_batch_and_refuses_a_bad_spec(tmp_path):
 @pytest.fixture
 def dask_cluster(tmp_path):
     """A real cluster on loopback, as a user starts one: ``dask scheduler`` and two ``dask worker`` processes."""
-    dask = str(Path(sys.executable).with_name("dask"))  # the dask command installed beside this Python
-    address_file = tmp_path / "scheduler.json"
-    processes = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", ":0",
-                                   "--scheduler-file", str(address_file)], stderr=subprocess.DEVNULL)]
-    try:
-        processes += [subprocess.Popen([dask, "worker", "--scheduler-file", str(address_file), "--nthreads", "1",
-                                        "--host", "127.0.0.1", "--dashboard-address", ":0"],
-                                       stderr=subprocess.DEVNULL) for _ in range(2)]
-        from distributed import Client
-
-        with Client(scheduler_file=str(address_file), timeout=60) as client:
-            client.wait_for_workers(2, timeout=120)
-            yield client.scheduler.address
-    finally:
-        for process in reversed(processes):
-            process.terminate()
-            process.wait(timeout=60)
+    with running_dask_cluster(tmp_path) as cluster:
+        yield cluster.address
 
 
 def test_cli_runs_on_a_dask_scheduler_and_two_workers(tmp_path, dask_cluster):

@@ -3,6 +3,10 @@
 Distribution is Dask's alone (dask.distributed): ``client.submit`` per case and ``as_completed`` to
 take them as they finish; each finished case is written to the table at once (table.write_part), so
 a batch killed at any moment keeps what finished, and a rerun of the same spec skips those keys.
+A worker that dies takes its running tasks with it: Dask runs them again on the workers left, and
+only a task it gives up on (KilledWorker, past ``distributed.scheduler.allowed-failures``) or a
+cancelled one becomes a row whose task did not run, which every rerun computes again
+(table.keys_to_skip). With no worker left, the tasks wait for one to join.
 """
 import os
 import sys
@@ -28,11 +32,11 @@ class BatchSummary(NamedTuple):
     cases: int      # distinct cases in the spec
     skipped: int    # of them, finished by an earlier run
     done: int       # computed by this run without error
-    failed: int     # computed by this run with an error
+    failed: int     # computed by this run with an error, or whose task did not run
     rows: list      # the whole table, one dict per case (table.consolidate)
 
 
-def run(spec, out_dir, scheduler=None, workers=None, progress=True, on_case=None):
+def run(spec, out_dir, scheduler=None, workers=None, progress=True, on_case=None, retry_failed=False):
     """Compute a batch's pending cases into the results table of ``out_dir``.
 
     Parameters
@@ -52,6 +56,10 @@ def run(spec, out_dir, scheduler=None, workers=None, progress=True, on_case=None
         Called in this process after each finished case's row is written, as
         ``on_case(row, done, failed, pending)``: the row, and this run's counts so far of cases done,
         failed and pending (a service reports its job's progress and partial table with it).
+    retry_failed : bool
+        Compute again the cases that failed with their own error in an earlier run (a ModelError, a
+        solver exception: deterministic, so skipped by default). Cases whose task did not run (a
+        worker lost, KilledWorker, a cancelled future) are computed again on every run regardless.
 
     Returns
     -------
@@ -66,8 +74,8 @@ def run(spec, out_dir, scheduler=None, workers=None, progress=True, on_case=None
     cases = list({case.key: case for case in expand(spec, folder)}.values())
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    finished = table.finished_keys(out_dir)
-    pending = [case for case in cases if case.key not in finished]
+    skipped = table.keys_to_skip(out_dir, retry_failed)
+    pending = [case for case in cases if case.key not in skipped]
     failed = 0
     if pending:
         failed = _compute(pending, spec["outputs"], out_dir, scheduler, workers, progress, on_case)
@@ -95,7 +103,7 @@ def _compute(pending, outputs, out_dir, scheduler, workers, progress, on_case):
             if document is not None:
                 table.write_document(out_dir, case.key, document)
             finished += 1
-            failed += row["error"] is not None
+            failed += row["status"] != table.DONE
             bar.update()
             bar.set_postfix(done=finished - failed, failed=failed)
             if on_case is not None:
@@ -104,11 +112,17 @@ def _compute(pending, outputs, out_dir, scheduler, workers, progress, on_case):
 
 
 def _outcome(future):
-    """The (row, document) of a finished task; a task Dask could not run (its worker died) is an error row."""
+    """The (row, document) of a finished task, its ``status`` set.
+
+    ``run_case`` returns every error of the case itself, so an exception here is Dask's: the task
+    did not run to its end on a worker (KilledWorker: its workers died; a cancelled future).
+    """
     try:
-        return future.result()
-    except Exception as exc:  # noqa: BLE001 - the case is recorded as failed and the batch goes on
-        return {"error": f"the task did not run: {type(exc).__name__}: {exc}", "seconds": None}, None
+        row, document = future.result()
+    except Exception as exc:  # noqa: BLE001 - recorded, computed again on the next run; the batch goes on
+        return {"status": table.DID_NOT_RUN, "error": f"the task did not run: {type(exc).__name__}: {exc}",
+                "seconds": None}, None
+    return {"status": table.DONE if row["error"] is None else table.FAILED, **row}, document
 
 
 @contextmanager

@@ -1,9 +1,13 @@
 """The results table of a batch: one row per case, kept as it fills, consolidated to Parquet, CSV and JSON.
 
 Each finished case writes ``parts/<key>.parquet`` (one row, written to a temporary name then renamed,
-so a killed batch leaves whole parts only); the parts' keys are the finished cases a rerun skips.
-``consolidate`` gathers the parts into ``cases.parquet`` with ``cases.csv`` and ``cases.json`` beside
-it. A full result document goes to ``results/<key>.json``.
+so a killed batch leaves whole parts only, and a rerun removes the temporaries a kill left). A row's
+``status`` says what a rerun does with it (``keys_to_skip``): a case ``done`` is skipped; a case
+``failed`` with its own error (a ModelError, a solver exception) is deterministic, so it is skipped
+too unless failures are retried; a case whose task ``did_not_run`` (its worker died, Dask gave up
+on it as a KilledWorker, its future was cancelled) is computed again on every rerun, its new row
+replacing the old part. ``consolidate`` gathers the parts into ``cases.parquet`` with ``cases.csv``
+and ``cases.json`` beside it. A full result document goes to ``results/<key>.json``.
 """
 import os
 from pathlib import Path
@@ -16,15 +20,36 @@ from extrados.engine.io import strict_json
 
 #: The table's first columns, before the case's inputs and outputs.
 KEY_COLUMNS = ("key",)
-#: Its last columns: what went wrong, the case's time on its worker (s), the run that computed it
-#: (the batch's start, ISO 8601 UTC) and when the case finished (ISO 8601 UTC).
-RECORD_COLUMNS = ("error", "seconds", "run", "finished_at")
+#: Its last columns: the row's status (STATUSES), what went wrong, the case's time on its worker (s),
+#: the run that computed it (the batch's start, ISO 8601 UTC) and when the case finished (ISO 8601 UTC).
+RECORD_COLUMNS = ("status", "error", "seconds", "run", "finished_at")
+#: A row's status: computed without error, computed with its own error, or never computed by a worker.
+DONE, FAILED, DID_NOT_RUN = "done", "failed", "did_not_run"
 
 
-def finished_keys(out_dir):
-    """The keys of the cases that have a part in ``out_dir/parts``: the ones a rerun skips."""
-    parts = Path(out_dir) / "parts"
-    return {path.stem for path in parts.glob("*.parquet")} if parts.is_dir() else set()
+def keys_to_skip(out_dir, retry_failed=False):
+    """The keys of the cases a rerun skips: those done, and those failed unless ``retry_failed``.
+
+    A case whose task did not run is never skipped. Temporaries that a killed batch left in
+    ``parts/`` and ``results/`` are removed first.
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        The batch's folder.
+    retry_failed : bool
+        Leave the cases that failed with their own error out of the skipped ones.
+
+    Returns
+    -------
+    set of str
+        The case keys.
+    """
+    out_dir = Path(out_dir)
+    for temporary in [*out_dir.glob("parts/.*.partial"), *out_dir.glob("results/.*.partial")]:
+        temporary.unlink(missing_ok=True)
+    skipped = {DONE} if retry_failed else {DONE, FAILED}
+    return {row["key"] for row in _part_rows(out_dir) if row["status"] in skipped}
 
 
 def write_part(out_dir, row):
@@ -61,7 +86,7 @@ def consolidate(out_dir, order):
         The rows, as written.
     """
     out_dir = Path(out_dir)
-    rows = [row for path in sorted((out_dir / "parts").glob("*.parquet")) for row in pq.read_table(path).to_pylist()]
+    rows = _part_rows(out_dir)
     rank = {key: i for i, key in enumerate(order)}
     rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
     table = _table(rows)
@@ -69,6 +94,12 @@ def consolidate(out_dir, order):
     pyarrow.csv.write_csv(table, out_dir / "cases.csv")
     (out_dir / "cases.json").write_bytes(strict_json.dumps(table.to_pylist()))
     return table.to_pylist()
+
+
+def _part_rows(out_dir):
+    """The rows of the parts in ``out_dir/parts``, one a case, in the order of their file names."""
+    paths = sorted((Path(out_dir) / "parts").glob("*.parquet"))
+    return [row for path in paths for row in pq.read_table(path).to_pylist()]
 
 
 def _table(rows):
