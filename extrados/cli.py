@@ -35,7 +35,8 @@ def _parser():
     analyze.add_argument("--thrust-line-chain", help="block ids, comma separated, of the chain whose effective thrust "
                                                      "line the result carries (e.g. an arch ring inside a wall)")
     analyze.add_argument("--ground-record", help="dynamic: accelerogram text file, two columns (t, a) or four "
-                                                 "(t, ax, ay, az), m/s^2; replaces the model's support_motion")
+                                                 "(t, ax, ay, az), m/s^2, as text or CSV, or a PEER .AT2 file "
+                                                 "(read in g, given in m/s^2); replaces the model's support_motion")
     analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
     analyze.add_argument("--ground-scale", type=float, default=1.0,
                          help="multiply the record by this (e.g. 9.81 for a record in g)")
@@ -142,36 +143,22 @@ def _analysis_request(args):
 
 
 def read_record(path, direction, scale):
-    """A `record` support motion from a text accelerogram: columns t, a or t, ax, ay, az (m/s^2).
-
-    Samples must be evenly spaced in time; '#' starts a comment.
-    """
+    """A `record` support motion from an accelerogram file (engine.ground_motion.read_record_file):
+    columns t, a along ``direction`` or t, ax, ay, az (m/s^2), or a PEER `.AT2` file, times ``scale``."""
     import numpy as np
 
-    try:
-        table = np.loadtxt(path, comments="#", ndmin=2)
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"cannot read ground record {path}: {exc}", path="--ground-record") from exc
-    if table.shape[1] not in (2, 4) or len(table) < 2:
-        raise ModelError(f"ground record {path} needs two or four columns and at least two rows "
-                         f"(found {table.shape[1]} columns, {len(table)} rows)", path="--ground-record")
-    if not np.all(np.isfinite(table)):
-        row = int(np.argwhere(~np.isfinite(table))[0][0])
-        raise ModelError(f"ground record {path}: row {row + 1} is not a finite number", path="--ground-record")
-    dt = np.diff(table[:, 0])
-    if dt.min() <= 0 or np.ptp(dt) > 1e-6 * dt.mean():
-        raise ModelError(f"ground record {path}: times must increase evenly", path="--ground-record")
-    if table.shape[1] == 2:
+    from extrados.engine.ground_motion import read_record_file
+
+    dt, accelerations = read_record_file(path, field="--ground-record", components=(1, 3))
+    if accelerations.ndim == 1:
         try:
             axis = np.array([float(v) for v in direction.split(",")])
         except ValueError:
             raise ModelError(f"--ground-direction {direction!r} is not three numbers x,y,z") from None
         if axis.shape != (3,) or not np.linalg.norm(axis) > 0:
             raise ModelError(f"--ground-direction {direction!r} is not a nonzero x,y,z vector")
-        accelerations = np.outer(table[:, 1], axis / np.linalg.norm(axis))
-    else:
-        accelerations = table[:, 1:]
-    return {"kind": "record", "dt": float(dt.mean()), "accelerations": (scale * accelerations).tolist()}
+        accelerations = np.outer(accelerations, axis / np.linalg.norm(axis))
+    return {"kind": "record", "dt": dt, "accelerations": (scale * accelerations).tolist()}
 
 
 def _check_output_path(option, path):

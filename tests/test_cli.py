@@ -4,6 +4,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from extrados.engine.generators import DEFAULT_MAX_BLOCKS, GENERATORS
@@ -85,6 +86,17 @@ def test_dynamic_run_warns_about_steps_that_did_not_converge(tmp_path):
                "--out", str(tmp_path / "result.json"), "--quiet")
     assert done.returncode == 0, done.stderr
     assert "did not converge in 10 of 10 steps" in done.stdout + done.stderr
+
+
+def test_a_four_column_record_is_the_two_column_one_along_its_direction(tmp_path):
+    from extrados.cli import read_record
+
+    two, four = tmp_path / "x.txt", tmp_path / "xyz.txt"
+    two.write_text("0 0\n0.01 0.5\n0.02 -0.25\n")
+    four.write_text("0 0 0 0\n0.01 0 0.3 0.4\n0.02 0 -0.15 -0.2\n")
+    along = read_record(two, "0,3,4", 9.81)
+    assert along["kind"] == "record" and along["dt"] == pytest.approx(0.01)
+    assert np.allclose(read_record(four, "1,0,0", 9.81)["accelerations"], along["accelerations"], rtol=1e-15, atol=0)
 
 
 def test_bad_ground_record_exits_2(tmp_path):

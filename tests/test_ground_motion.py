@@ -85,6 +85,26 @@ def test_a_bad_text_record_names_the_file_and_the_line(tmp_path, body, expected)
         read_record_file(bad)
 
 
+def test_three_components_a_line_when_asked(tmp_path):
+    """t, ax, ay, az lines give (n, 3) accelerations along x, y, z; a reader that takes one or three
+    components reads a two-column file as before, and a line unlike the first is refused at its number."""
+    four = tmp_path / "xyz.txt"
+    four.write_text("0 0 0 0\n0.01 0.1 -0.2 0.3\n0.02 0 0 0\n")
+    dt, acc = read_record_file(four, components=(1, 3))
+    assert dt == pytest.approx(0.01, rel=TOL.record_step_relative)
+    assert acc.shape == (3, 3) and np.array_equal(acc[1], [0.1, -0.2, 0.3])
+    two = tmp_path / "x.txt"
+    two.write_text("0 0\n0.01 0.1\n")
+    assert read_record_file(two, components=(1, 3))[1].shape == (2,)
+    with pytest.raises(ModelError, match="line 1: expected two columns"):
+        read_record_file(four)
+    for body, expected in [("0 0 0\n0.01 0 0\n", "line 1: expected two or four columns"),
+                           ("0 0 0 0\n0.01 0.1\n", r"line 2: expected four columns \(t, ax, ay, az\), found 2")]:
+        four.write_text(body)
+        with pytest.raises(ModelError, match=expected):
+            read_record_file(four, components=(1, 3))
+
+
 def test_a_missing_file_or_unit_is_a_model_error(tmp_path):
     with pytest.raises(ModelError, match="cannot read record file"):
         read_record_file(tmp_path / "absent.AT2")

@@ -4,7 +4,8 @@ PEER NGA `.AT2` (the PEER ground motion database, NGA-West2 and earlier): four h
 database, the event/station/component, "ACCELERATION TIME SERIES IN UNITS OF G", then the count and
 step, "NPTS=  2600, DT=   .0100 SEC" or in older files "2600   .0100   NPTS, DT"), then the NPTS
 accelerations in g, several to a line. Text: one "t a" pair a line, '#' starting a comment. CSV:
-"t,a" a line, with an optional header line of names. Text and CSV times must be evenly spaced.
+"t,a" a line, with an optional header line of names. Text and CSV times must be evenly spaced; a
+reader that asks for them may also take three components a line ("t ax ay az", x y z axes).
 """
 import csv
 import re
@@ -20,11 +21,13 @@ STANDARD_GRAVITY = 9.80665
 #: The unit factors (to m/s^2) a text or CSV record may be written in.
 ACCELERATION_UNITS = {"m/s^2": 1.0, "g": STANDARD_GRAVITY}
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+#: Words of a text or CSV line holding one or three acceleration components (after the time).
+_COLUMN_WORDS = {1: ("two", "t, a"), 3: ("four", "t, ax, ay, az")}
 _AT2_STEP_LINES = (re.compile(rf"NPTS\s*=\s*(\d+)\s*,\s*DT\s*=\s*({_NUMBER})", re.IGNORECASE),
                    re.compile(rf"^\s*(\d+)\s+({_NUMBER})\s+NPTS", re.IGNORECASE))
 
 
-def read_record_file(path, unit="m/s^2", field=None):
+def read_record_file(path, unit="m/s^2", field=None, components=(1,)):
     """Time step and accelerations of a record file, chosen by its suffix (.at2, .csv, else text).
 
     Parameters
@@ -35,13 +38,17 @@ def read_record_file(path, unit="m/s^2", field=None):
         Unit of a text or CSV file's accelerations; an `.AT2` file is always in g.
     field : str, optional
         Field path reported with an error (e.g. the batch spec's entry that names the file).
+    components : tuple of {1, 3}
+        The acceleration components a text or CSV line may hold: 1 (t, a), 3 (t, ax, ay, az), or
+        either (the file's first line decides, every line follows it). An `.AT2` file holds one.
 
     Returns
     -------
     dt : float
         Time between samples, s.
-    accelerations : ndarray, shape (n,)
-        Ground acceleration, m/s^2, the first sample at t = 0.
+    accelerations : ndarray, shape (n,) or (n, 3)
+        Ground acceleration, m/s^2, the first sample at t = 0: shape (n,) for one component a
+        line, (n, 3) along x, y, z for three.
 
     Raises
     ------
@@ -58,7 +65,7 @@ def read_record_file(path, unit="m/s^2", field=None):
     if path.suffix.lower() == ".at2":
         return _read_at2(path, lines, field)
     rows = _csv_rows(path, lines, field) if path.suffix.lower() == ".csv" else _text_rows(path, lines, field)
-    return _evenly_sampled(path, rows, field, ACCELERATION_UNITS[unit])
+    return _evenly_sampled(path, rows, field, ACCELERATION_UNITS[unit], components)
 
 
 def _read_at2(path, lines, field):
@@ -119,11 +126,18 @@ def _numbers(path, number, words, field):
     return values
 
 
-def _evenly_sampled(path, rows, field, factor):
-    """dt (s) and accelerations (m/s^2, times `factor`) of (line, [t, a]) rows whose times step as the first two."""
+def _evenly_sampled(path, rows, field, factor, components):
+    """dt (s) and accelerations (m/s^2, times `factor`) of (line, [t, a...]) rows whose times step as the first two.
+
+    One component a row gives accelerations of shape (n,), three give (n, 3).
+    """
+    allowed = [count for count in components if rows and len(rows[0][1]) == count + 1] or components
     for number, values in rows:
-        if len(values) != 2:
-            raise ModelError(f"{path}, line {number}: expected two columns (t, a), found {len(values)}", path=field)
+        if len(values) - 1 not in allowed:
+            counts = " or ".join(_COLUMN_WORDS[count][0] for count in allowed)
+            layouts = " or ".join(_COLUMN_WORDS[count][1] for count in allowed)
+            raise ModelError(f"{path}, line {number}: expected {counts} columns ({layouts}), found {len(values)}",
+                             path=field)
     if len(rows) < 2:
         raise ModelError(f"{path}: a record needs at least two samples, found {len(rows)}", path=field)
     table = np.array([values for _, values in rows])
@@ -134,7 +148,8 @@ def _evenly_sampled(path, rows, field, factor):
         number = rows[uneven[0] + 1][0]
         raise ModelError(f"{path}, line {number}: times must increase evenly by {dt:g} s, "
                          f"this step is {steps[uneven[0]]:g} s", path=field)
-    return float(steps.mean()), table[:, 1] * factor
+    accelerations = table[:, 1] if table.shape[1] == 2 else table[:, 1:]
+    return float(steps.mean()), accelerations * factor
 
 
 def _checked(path, dt, accelerations, field):
