@@ -66,8 +66,8 @@ def _parser():
                                        "embedded Dask cluster or an existing one. Rerunning resumes: cases done "
                                        "are skipped, and so are cases that failed with their own error (a model "
                                        "or solver error is deterministic) unless --retry-failed; cases whose task "
-                                       "did not run (a worker lost, KilledWorker, cancelled) run again on every "
-                                       "rerun. See docs/batches.md.")
+                                       "did not run (KilledWorker: Dask gave up as its workers died; cancelled) "
+                                       "run again on every rerun. See docs/batches.md.")
     batch.add_argument("spec", help="batch spec JSON file")
     batch.add_argument("--out", required=True, help="folder of the results table (cases.parquet, .csv, .json)")
     batch.add_argument("--scheduler", help="address of an existing Dask scheduler, e.g. tcp://host:8786")

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pyarrow.parquet as pq
@@ -102,8 +103,6 @@ def test_a_task_dask_gives_up_on_is_a_row_that_the_next_run_computes(tmp_path):
 
 def _kill_after_rows(cluster, out_dir, count):
     """A started thread that SIGKILLs the cluster's first worker once ``count`` rows are written."""
-    import threading
-
     def kill():
         wait_for_rows(out_dir, count)
         cluster.kill_worker(cluster.workers[0])

@@ -58,8 +58,9 @@ def run(spec, out_dir, scheduler=None, workers=None, progress=True, on_case=None
         failed and pending (a service reports its job's progress and partial table with it).
     retry_failed : bool
         Compute again the cases that failed with their own error in an earlier run (a ModelError, a
-        solver exception: deterministic, so skipped by default). Cases whose task did not run (a
-        worker lost, KilledWorker, a cancelled future) are computed again on every run regardless.
+        solver exception: deterministic, so skipped by default). Cases whose task did not run
+        (KilledWorker: Dask gave up as its workers died; a cancelled future) are computed again on
+        every run regardless.
 
     Returns
     -------

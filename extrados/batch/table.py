@@ -20,8 +20,9 @@ from extrados.engine.io import strict_json
 
 #: The table's first columns, before the case's inputs and outputs.
 KEY_COLUMNS = ("key",)
-#: Its last columns: the row's status (STATUSES), what went wrong, the case's time on its worker (s),
-#: the run that computed it (the batch's start, ISO 8601 UTC) and when the case finished (ISO 8601 UTC).
+#: Its last columns: the row's status (DONE, FAILED, DID_NOT_RUN), what went wrong, the case's time
+#: on its worker (s), the run that computed it (the batch's start, ISO 8601 UTC) and when the case
+#: finished (ISO 8601 UTC).
 RECORD_COLUMNS = ("status", "error", "seconds", "run", "finished_at")
 #: A row's status: computed without error, computed with its own error, or never computed by a worker.
 DONE, FAILED, DID_NOT_RUN = "done", "failed", "did_not_run"
