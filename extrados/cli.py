@@ -332,7 +332,14 @@ def main(argv=None):
         return 2
     except BrokenPipeError:
         _quiet_stdout()
+    except KeyboardInterrupt:
+        print(f"extrados: interrupted{_INTERRUPTED.get(args.command, '')}", file=sys.stderr)
+        return 130
     return 0
+
+
+#: What an interrupted command kept, after "extrados: interrupted".
+_INTERRUPTED = {"batch": "; the finished cases are kept in the table: run the same command again to resume"}
 
 
 def _quiet_stdout():

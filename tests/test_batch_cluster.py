@@ -149,3 +149,21 @@ def test_a_killed_driver_resumes_and_failures_rerun_only_when_asked(tmp_path):
     again = {row["key"]: row["run"] for row in pq.read_table(out_dir / "cases.parquet").to_pylist()}
     assert len(again) == 20 and all(again[key] > run for key, run in {r["key"]: r["run"] for r in rows}.items()
                                      if key in failing)
+
+
+def test_ctrl_c_stops_a_batch_with_a_message_and_no_traceback(tmp_path):
+    """Ctrl-C in a terminal (SIGINT to the whole process group: the driver and its embedded cluster's
+    workers) ends ``extrados batch`` with exit 130 and a line saying that the finished cases are kept,
+    without a Python traceback; the rows written before it stay."""
+    spec_path, out_dir = tmp_path / "spec.json", tmp_path / "out"
+    spec_path.write_text(json.dumps(SLOW_SPEC))
+    command = [sys.executable, "-m", "extrados", "batch", str(spec_path), "--out", str(out_dir), "--workers", "2"]
+    batch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    kept = wait_for_rows(out_dir, 2, batch)
+    os.killpg(batch.pid, signal.SIGINT)
+    _, stderr = batch.communicate(timeout=WAIT_S)
+    assert batch.returncode == 130, stderr
+    assert "extrados: interrupted; the finished cases are kept" in stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+    assert set(kept) <= {path.stem for path in (out_dir / "parts").glob("*.parquet")}

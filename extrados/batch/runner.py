@@ -9,7 +9,9 @@ cancelled one becomes a row whose task did not run, which every rerun computes a
 (table.keys_to_skip). With no worker left, the tasks wait for one to join.
 """
 import os
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -135,9 +137,27 @@ def _client(scheduler, workers):
         with Client(scheduler) as client:
             yield client
         return
-    with LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1, processes=True,
-                      dashboard_address=":0", env=WORKER_ENVIRONMENT) as cluster, Client(cluster) as client:
+    with _workers_ignore_interrupts():
+        cluster = LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1, processes=True,
+                               dashboard_address=":0", env=WORKER_ENVIRONMENT)
+    with cluster, Client(cluster) as client:
         yield client
+
+
+@contextmanager
+def _workers_ignore_interrupts():
+    """Ignore SIGINT while the embedded cluster's worker processes start, so that they inherit it
+    ignored: Ctrl-C in a terminal reaches the whole process group, and only the driver should act on
+    it (it closes the cluster and keeps the finished rows) instead of every worker printing a
+    KeyboardInterrupt traceback. In a thread other than the main one signals cannot be set: nothing done."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _now():
