@@ -61,7 +61,7 @@ def consolidate(out_dir, order):
         The rows, as written.
     """
     out_dir = Path(out_dir)
-    rows = [row for path in sorted((out_dir / "parts").glob("*.parquet")) for row in pq.read_table(path).to_pylist()]
+    rows = part_rows(out_dir)
     rank = {key: i for i, key in enumerate(order)}
     rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
     table = _table(rows)
@@ -69,6 +69,22 @@ def consolidate(out_dir, order):
     pyarrow.csv.write_csv(table, out_dir / "cases.csv")
     (out_dir / "cases.json").write_bytes(strict_json.dumps(table.to_pylist()))
     return table.to_pylist()
+
+
+def part_rows(out_dir):
+    """The rows of the parts in ``out_dir/parts``, one per finished case, in the order of their keys."""
+    parts = sorted((Path(out_dir) / "parts").glob("*.parquet"))
+    return [row for path in parts for row in pq.read_table(path).to_pylist()]
+
+
+def read_rows(out_dir):
+    """The rows of a batch folder, finished or partial: its parts (a running or killed batch's too), or its
+    ``cases.parquet`` where it has no parts (a table copied alone); [] where it has neither."""
+    rows = part_rows(out_dir)
+    cases = Path(out_dir) / "cases.parquet"
+    if not rows and cases.is_file():
+        rows = pq.read_table(cases).to_pylist()
+    return rows
 
 
 def _table(rows):
