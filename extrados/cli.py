@@ -285,7 +285,8 @@ def _run_batch(args):
 def _run_report(args):
     from extrados.batch import report
 
-    _check_output_path("dir", Path(args.dir) / "report.json")
+    if Path(args.dir).is_dir():  # a missing folder is told as one without a table
+        _check_output_path("dir", Path(args.dir) / "report.json")
     if args.png:
         _check_output_path("--png", f"{args.png}_fragility.png")
     result, written = report(args.dir, intensity=args.intensity, response=args.response, collapse=args.collapse,

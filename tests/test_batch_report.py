@@ -167,5 +167,6 @@ def test_cli_refuses_an_unknown_column_and_an_empty_folder(tiny_batch, tmp_path)
     refused = extrados("report", tiny_batch, "--response", "height")
     assert refused.returncode == 2
     assert "response: the table has no column 'height'" in refused.stderr and "Traceback" not in refused.stderr
-    empty = extrados("report", tmp_path)
-    assert empty.returncode == 2 and "no results table" in empty.stderr and "Traceback" not in empty.stderr
+    for folder in (tmp_path, tmp_path / "absent"):
+        empty = extrados("report", folder)
+        assert empty.returncode == 2 and "no results table" in empty.stderr and "Traceback" not in empty.stderr
