@@ -9,7 +9,7 @@ report (extrados.batch.report) fits the lognormal fragility of the collapse flag
 and each level's collapsed fraction with its Wilson interval.
 
 A case collapses when a block moves farther than the collapse threshold from its place relative to the
-ground (engine.dynamics.events; by default a quarter of the median block diagonal, about 0.2 m here).
+ground (engine.dynamics.events; by default a quarter of the median block diagonal, 0.34 m here).
 The envelope rises over the first 15 % of the record and holds to half of it, then decays, whatever
 ``--duration``.
 

@@ -1,7 +1,7 @@
 """examples/fragility_spandrel.py cut to a test: the seed 000 spandrel wall under one stochastic record at two
 PGA levels for 0.1 s, in plane and out of plane, on a Dask cluster of two workers (``--scheduler``).
 
-So short a shake moves no block by the default collapse threshold (about 0.2 m); the test marks collapse at
+So short a shake moves no block by the default collapse threshold (0.34 m); the test marks collapse at
 0.5 mm so that the strong level collapses and the weak one does not, and checks the pipeline: both batches,
 their reports, the figure of both curves and the summary in g.
 """
