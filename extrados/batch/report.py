@@ -171,7 +171,8 @@ def analyse(out_dir, intensity=None, response=None, collapse=None, by=None, resa
     good = [row for row in rows if row.get("error") is None]
     if not good:
         raise ModelError(f"all {len(rows)} cases of {out_dir} failed; the first: {rows[0]['error']}")
-    columns = default_columns(list(dict.fromkeys(name for row in rows for name in row)), intensity, response, collapse, by)
+    names = list(dict.fromkeys(name for row in rows for name in row))  # a failed row has no output columns
+    columns = default_columns(names, intensity, response, collapse, by)
     if columns.response is None and (columns.intensity is None or columns.collapse is None):
         raise ModelError("nothing to report: the table has no response column (theta_max_over_alpha[...], "
                          "max_rotation[...], max_displacement[...]) and no intensity with collapse; name them",
