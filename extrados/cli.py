@@ -1,4 +1,4 @@
-"""The `extrados` command: analyze a model file, run a batch, print example models.
+"""The `extrados` command: analyze a model file, run a batch and report on its table, print example models.
 
 Exit codes: 0 success, 2 bad input (message on stderr), 1 structure or solver trouble never;
 a structure that does not stand is a result, not an error.
@@ -75,6 +75,19 @@ def _parser():
     batch.add_argument("--retry-failed", action="store_true",
                        help="compute again the cases that failed with their own error in an earlier run")
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
+    report = sub.add_parser("report", help="statistics and fragility of a batch's results table",
+                            description="Fit a lognormal fragility (MLE, bootstrap intervals) to the collapse flag "
+                                        "per intensity level, and the empirical CDF and statistics of a response, "
+                                        "over a finished or partial batch folder; writes DIR/report.json and "
+                                        "figures. Failed cases are left out and counted.")
+    report.add_argument("dir", help="the batch folder (extrados batch --out DIR)")
+    report.add_argument("--intensity", help="intensity column (default: target_pga, else scale_factor)")
+    report.add_argument("--collapse", help="true/false collapse column (default: collapse)")
+    report.add_argument("--response", help="response column of the CDF (default: the first theta_max_over_alpha[...], "
+                                           "max_rotation[...] or max_displacement[...])")
+    report.add_argument("--by", help="column the response statistics are grouped by (default: the intensity)")
+    report.add_argument("--png", help="prefix of the figures: PREFIX_fragility.png, PREFIX_cdf.png "
+                                      "(default: DIR/report)")
     sub.add_parser("serve", add_help=False, help="run the HTTP service and viewer (extrados serve --help)")
     return parser
 
@@ -263,6 +276,26 @@ def _run_batch(args):
           f"table in {Path(args.out) / 'cases.parquet'}")
 
 
+def _run_report(args):
+    from extrados.batch import report
+
+    if Path(args.dir).is_dir():  # a missing folder is told as one without a table
+        _check_output_path("dir", Path(args.dir) / "report.json")
+    if args.png:
+        _check_output_path("--png", f"{args.png}_fragility.png")
+    result, written = report(args.dir, intensity=args.intensity, response=args.response, collapse=args.collapse,
+                             by=args.by, png=args.png)
+    print(f"{result.cases} cases, {len(result.failed)} failed (left out)")
+    if result.fit is not None:
+        median, dispersion = result.bootstrap.median_interval, result.bootstrap.dispersion_interval
+        print(f"fragility over {result.columns.intensity}: median {result.fit.median:.4g} "
+              f"[{median[0]:.4g}, {median[1]:.4g}], dispersion {result.fit.dispersion:.3g} "
+              f"[{dispersion[0]:.3g}, {dispersion[1]:.3g}] ({result.bootstrap.confidence:.0%} bootstrap)")
+    elif result.fit_error is not None:
+        print(f"no fragility fit: {result.fit_error}")
+    print("written: " + ", ".join(str(path) for path in written))
+
+
 def _parse_params(extra, generator):
     params = {}
     it = iter(extra)
@@ -309,6 +342,10 @@ def _run_example(args, extra):
     print(json.dumps(doc, indent=1))
 
 
+#: The commands that take no arguments beyond their own.
+COMMANDS = {"analyze": _run_analyze, "batch": _run_batch, "report": _run_report}
+
+
 def main(argv=None):
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
@@ -319,14 +356,10 @@ def main(argv=None):
             return serve(extra)
         if args.command == "example":
             _run_example(args, extra)
-        elif args.command == "batch":
-            if extra:
-                parser.error(f"unrecognized arguments: {' '.join(extra)}")
-            _run_batch(args)
         else:
             if extra:
                 parser.error(f"unrecognized arguments: {' '.join(extra)}")
-            _run_analyze(args)
+            COMMANDS[args.command](args)
     except ModelError as exc:
         print(f"extrados: error: {exc}", file=sys.stderr)
         return 2

@@ -128,6 +128,9 @@ def test_batch_block(tmp_path):
     assert [(row["width"], row["/joints/dry/friction"]) for row in rows] == [
         (w, pytest.approx(f)) for w in (0.3, 0.4) for f in (0.5, 0.6, 0.7, 0.8)]
     assert all(row["stable"] is True and row["error"] is None for row in rows)
+    report = json.loads((folder / "study" / "report.json").read_text())  # extrados report on the table
+    assert report["cases"]["used"] == 8 and report["response_statistics"]["parameter"] == [0.3, 0.4]
+    assert (folder / "study" / "report_cdf.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_shipped_ground_record_is_the_one_its_script_writes(tmp_path):

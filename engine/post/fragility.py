@@ -244,14 +244,19 @@ def collapse_fractions(counts, confidence=0.95, method="wilson"):
     return np.vstack([counts.collapses / counts.records, np.array(intervals).T])
 
 
+def levels_document(counts, confidence=0.95, method="wilson"):
+    """The counts and per-level collapse fractions with their binomial intervals as a strict-JSON dict."""
+    fraction, lower, upper = collapse_fractions(counts, confidence, method)
+    return {"intensity": finite_or_null(counts.intensity), "records": counts.records.tolist(),
+            "collapses": counts.collapses.tolist(), "fraction": finite_or_null(fraction),
+            "fraction_interval": {"lower": finite_or_null(lower), "upper": finite_or_null(upper), "method": method,
+                                  "confidence": float(confidence)}}
+
+
 def fragility_document(counts, fit, bootstrap, method="wilson"):
     """The counts, fit, bootstrap intervals and per-level fractions as a strict-JSON dict (no NaN)."""
-    fraction, lower, upper = collapse_fractions(counts, bootstrap.confidence, method)
     return {
-        "levels": {"intensity": finite_or_null(counts.intensity), "records": counts.records.tolist(),
-                   "collapses": counts.collapses.tolist(), "fraction": finite_or_null(fraction),
-                   "fraction_interval": {"lower": finite_or_null(lower), "upper": finite_or_null(upper),
-                                         "method": method}},
+        "levels": levels_document(counts, bootstrap.confidence, method),
         "fit": {"median": fit.median, "dispersion": fit.dispersion, "log_likelihood": fit.log_likelihood,
                 "separated": fit.separated},
         "bootstrap": {"median_interval": list(bootstrap.median_interval),

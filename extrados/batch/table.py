@@ -50,7 +50,7 @@ def keys_to_skip(out_dir, retry_failed=False):
     for temporary in [*out_dir.glob("parts/.*.partial"), *out_dir.glob("results/.*.partial")]:
         temporary.unlink(missing_ok=True)
     skipped = {DONE} if retry_failed else {DONE, FAILED}
-    return {row["key"] for row in _part_rows(out_dir) if row["status"] in skipped}
+    return {row["key"] for row in part_rows(out_dir) if row["status"] in skipped}
 
 
 def write_part(out_dir, row):
@@ -87,7 +87,7 @@ def consolidate(out_dir, order):
         The rows, as written.
     """
     out_dir = Path(out_dir)
-    rows = _part_rows(out_dir)
+    rows = part_rows(out_dir)
     rank = {key: i for i, key in enumerate(order)}
     rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
     table = _table(rows)
@@ -97,10 +97,20 @@ def consolidate(out_dir, order):
     return table.to_pylist()
 
 
-def _part_rows(out_dir):
-    """The rows of the parts in ``out_dir/parts``, one a case, in the order of their file names."""
-    paths = sorted((Path(out_dir) / "parts").glob("*.parquet"))
-    return [row for path in paths for row in pq.read_table(path).to_pylist()]
+def part_rows(out_dir):
+    """The rows of the parts in ``out_dir/parts``, one per finished case, in the order of their keys."""
+    parts = sorted((Path(out_dir) / "parts").glob("*.parquet"))
+    return [row for path in parts for row in pq.read_table(path).to_pylist()]
+
+
+def read_rows(out_dir):
+    """The rows of a batch folder, finished or partial: its parts (a running or killed batch's too), or its
+    ``cases.parquet`` where it has no parts (a table copied alone); [] where it has neither."""
+    rows = part_rows(out_dir)
+    cases = Path(out_dir) / "cases.parquet"
+    if not rows and cases.is_file():
+        rows = pq.read_table(cases).to_pylist()
+    return rows
 
 
 def _table(rows):
