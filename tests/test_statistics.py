@@ -93,6 +93,15 @@ def test_a_fit_without_collapses_or_survivals_is_refused(collapsed, message):
     assert error.value.path == "collapsed"
 
 
+def test_a_fit_at_one_intensity_level_is_refused():
+    """3 collapses of 10 at one level: Phi(ln(x / theta) / beta) = 0.3 holds along a whole ridge of
+    (theta, beta), so there is no fit to give (before: theta = x and the smallest dispersion)."""
+    counts = collapse_counts([0.2] * 10, np.arange(10) < 3)
+    with pytest.raises(ModelError, match="one intensity level") as error:
+        fit_fragility(counts)
+    assert error.value.path == "intensity"
+
+
 def test_bad_collapse_inputs_say_where():
     with pytest.raises(ModelError) as error:
         collapse_counts([0.1, -0.2], np.array([True, False]))

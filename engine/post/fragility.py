@@ -150,12 +150,17 @@ def fit_fragility(counts):
     Raises
     ------
     ModelError
-        When no record collapsed, or every record did: the likelihood then has no maximum at all.
+        When no record collapsed, or every record did: the likelihood then has no maximum at all; and
+        when the records are at one intensity level, whose collapse fraction any median matches with
+        some dispersion (a ridge of maxima, not one).
     """
     total = int(counts.collapses.sum())
     if total == 0 or total == int(counts.records.sum()):
         what = "no record collapsed" if total == 0 else "every record collapsed"
         raise ModelError(f"{what}: a fragility curve needs both collapses and survivals", path="collapsed")
+    if counts.intensity.size < 2:
+        raise ModelError(f"every record is at one intensity level ({counts.intensity[0]:g}): its collapse fraction "
+                         "cannot fix both a median and a dispersion; run two levels or more", path="intensity")
     return maximum_likelihood(counts, fit_bounds(counts))
 
 
