@@ -64,7 +64,9 @@ def expand(spec, folder):
         record file that cannot be read.
     """
     dimensions = spec["vary"]
-    _check_case_count(spec)
+    count = case_count(spec)
+    if count > MAX_CASES:
+        raise ModelError(f"{count} cases, more than the limit of {MAX_CASES}; split the batch", path="vary")
     motions = ground_motions(spec["ground_motions"], folder) if "ground_motions" in spec else [({}, None)]
     cases = []
     for values in itertools.product(*(dimension_values(d) for d in dimensions)):
@@ -82,16 +84,16 @@ def expand(spec, folder):
     return cases
 
 
-def _check_case_count(spec):
-    """Refuse a spec of more than MAX_CASES cases before building any."""
+def case_count(spec):
+    """The cases of a checked spec, counted without building any (repeated ones included)."""
     count = math.prod(len(dimension_values(d)) for d in spec["vary"])
     motions = spec.get("ground_motions")
     if motions is not None:
         stochastic = motions.get("stochastic", {})
-        records = len(motions["files"]) + len(stochastic.get("seeds", ())) + stochastic.get("count", 0)
+        records = (len(motions["files"]) + len(motions["records"]) + len(stochastic.get("seeds", ()))
+                   + stochastic.get("count", 0))
         count *= records * len(motions.get("scale_factors") or motions["target_pga"])
-    if count > MAX_CASES:
-        raise ModelError(f"{count} cases, more than the limit of {MAX_CASES}; split the batch", path="vary")
+    return count
 
 
 def _base_model(spec, dimensions, values):
