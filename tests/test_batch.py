@@ -66,6 +66,14 @@ def test_spec_errors_name_their_field(fields, path):
     assert error.value.path == path, error.value
 
 
+def test_left_out_objects_get_their_fields_defaults():
+    spec, _ = load_spec({"generator": {"name": "column"}, "analysis": {"type": "dynamic", "duration": 0.05},
+                         "ground_motions": {"stochastic": {"count": 1}, "scale_factors": [1.0]}})
+    assert spec["outputs"] == {"names": ["stable", "load_factor"], "blocks": [], "result_document": False}
+    assert spec["ground_motions"]["stochastic"]["parameters"]["duration"] == 10.0
+    assert len(expand(spec, Path.cwd())) == 1
+
+
 def test_a_parameter_needs_a_generator_and_a_pointer_a_field():
     spec = {"model": {"blocks": []}, "analysis": {"type": "static"}, "vary": [{"parameter": "width", "list": [1]}]}
     with pytest.raises(ModelError) as error:
