@@ -61,14 +61,27 @@ def consolidate(out_dir, order):
         The rows, as written.
     """
     out_dir = Path(out_dir)
-    rows = [row for path in sorted((out_dir / "parts").glob("*.parquet")) for row in pq.read_table(path).to_pylist()]
-    rank = {key: i for i, key in enumerate(order)}
-    rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
-    table = _table(rows)
+    table = gathered(out_dir, order)
     pq.write_table(table, out_dir / "cases.parquet")
     pyarrow.csv.write_csv(table, out_dir / "cases.csv")
     (out_dir / "cases.json").write_bytes(strict_json.dumps(table.to_pylist()))
     return table.to_pylist()
+
+
+def gathered(out_dir, order):
+    """The table of the parts in ``out_dir/parts`` so far, rows in ``order`` (case keys; others last).
+
+    Each part is a whole file (`write_part`), so a batch still running can be read: its rows so far.
+
+    Returns
+    -------
+    pyarrow.Table
+    """
+    rows = [row for path in sorted((Path(out_dir) / "parts").glob("*.parquet"))
+            for row in pq.read_table(path).to_pylist()]
+    rank = {key: i for i, key in enumerate(order)}
+    rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
+    return _table(rows)
 
 
 def _table(rows):

@@ -74,8 +74,12 @@ def get_sidecar(job_id):
 
 @blueprint.delete("/v1/jobs/<job_id>")
 def cancel_job(job_id):
-    row = job_row(job_id)
+    return json_response(job_document(cancel_active(job_row(job_id))), status=202)
+
+
+def cancel_active(row):
+    """Cancel the job of ``row`` (409 when it has finished); its row now."""
     if row["state"] not in ("queued", "running"):
         raise ApiError(409, f"the job has already finished ({row['state']})", code="already_finished")
-    services().runner.cancel(job_id)
-    return json_response(job_document(services().store.get(job_id)), status=202)
+    services().runner.cancel(row["id"])
+    return services().store.get(row["id"])
