@@ -163,8 +163,8 @@ def batch_paths():
             "summary": "Run a batch of analyses (a spec: a base model, an analysis, what varies) as a job; the spec is "
                        "checked at once and may not name record files (give records inline or stochastic)",
             "requestBody": {"required": True, "content": json_content(ref("Batch"))},
-            "responses": {"202": {"description": "queued as a job", "headers": {"Location": {"schema": {"type": "string"}}},
-                                  "content": batch},
+            "responses": {"202": {"description": "queued as a job", "content": batch,
+                                  "headers": {"Location": {"schema": {"type": "string"}}}},
                           **error_responses(400, 401, 413, 415, 422, 429, 503, 507)}}},
         "/v1/batches/{id}": {
             "get": {"summary": "A batch's state and cases done and failed", "parameters": [job_id_parameter()],

@@ -79,6 +79,9 @@ def test_a_batch_table_as_json_and_csv_equals_the_clis(service, tmp_path):
     status, as_csv, headers = service.get(batch["csv_url"])
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     assert service.get(batch["table_url"], headers={"Accept": "text/csv"})[1] == as_csv
+    status, refused, _ = service.get(f"{batch['job_url']}/result")  # the batch as a job: its result is the table
+    assert status == 409 and batch["table_url"] in refused["error"]["message"]
+    assert service.get(batch["job_url"])[1]["result_url"] == batch["table_url"]
 
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(json.dumps(STATIC_SPEC))
@@ -87,7 +90,8 @@ def test_a_batch_table_as_json_and_csv_equals_the_clis(service, tmp_path):
     assert done.returncode == 0, done.stderr
     cli_rows = json.loads((tmp_path / "out" / "cases.json").read_text())
     assert without_run_columns(table["rows"]) == without_run_columns(cli_rows)
-    assert without_run_columns(csv_rows(as_csv)) == without_run_columns(csv_rows((tmp_path / "out" / "cases.csv").read_text()))
+    cli_csv = (tmp_path / "out" / "cases.csv").read_text()
+    assert without_run_columns(csv_rows(as_csv)) == without_run_columns(csv_rows(cli_csv))
 
     store = service.app.extensions["extrados"].store  # expiry deletes the table, the counts stay
     assert store.get(batch["id"])["result_bytes"] > 0 and os.path.isdir(store.batch_dir(batch["id"]))

@@ -1,4 +1,4 @@
-"""The ground motions of a batch: its record files, inline records and stochastic records at each scale, as support motions.
+"""The ground motions of a batch: its record files, inline and stochastic records at each scale, as support motions.
 
 Records are read and generated in the driver, so that workers on other machines need no files; each
 becomes a ``record`` support motion with ``baseline: end_at_rest`` (engine.ground_motion.baseline),
@@ -24,8 +24,8 @@ def ground_motions(motions, folder):
     Returns
     -------
     list of (dict, dict)
-        The table's inputs (``motion``: the file's path, the inline record's name or ``stochastic:SEED``; ``scale_factor`` or
-        ``target_pga`` in m/s^2) and the model's ``support_motion``.
+        The table's inputs (``motion``: the file's path, the inline record's name or ``stochastic:SEED``;
+        ``scale_factor`` or ``target_pga`` in m/s^2) and the model's ``support_motion``.
     """
     direction = np.asarray(motions["direction"], dtype=float)
     norm = np.linalg.norm(direction)

@@ -31,7 +31,8 @@ from extrados.server.routes.jobs import cancel_active, job_row
 blueprint = Blueprint("batches", __name__)
 CSV_TYPE = "text/csv"
 FILES_REFUSED = ("the service reads no files from its disk: give the records inline (ground_motions.records: "
-                 "[{\"name\", \"dt\", \"accelerations\", \"unit\"}]) or as stochastic records (ground_motions.stochastic)")
+                 "[{\"name\", \"dt\", \"accelerations\", \"unit\"}]) or as stochastic records "
+                 "(ground_motions.stochastic)")
 
 
 @blueprint.post("/v1/batches")

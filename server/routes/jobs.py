@@ -4,7 +4,7 @@ import re
 from flask import Blueprint, request, send_file
 
 from extrados.server.errors import ApiError
-from extrados.server.jobs.store import STATES, job_document
+from extrados.server.jobs.store import BATCH, STATES, job_document, result_url
 from extrados.server.routes import json_response, services
 
 blueprint = Blueprint("jobs", __name__)
@@ -35,8 +35,11 @@ def get_job(job_id):
 
 
 def require_result(job_id):
-    """Raise the 404, 409 or 410 that says why a job has no result to give, if it has none."""
+    """Raise the 404, 409 or 410 that says why a job has no result document to give (a batch has a table)."""
     row = job_row(job_id)
+    if row["analysis"] == BATCH:
+        raise ApiError(409, f"a batch writes no result document: its results are its table, {result_url(row)}",
+                       code="batch_table")
     if row["expired"]:
         raise ApiError(410, "this job's result has expired (raise --result-max-age or --result-max-bytes)",
                        code="expired")
