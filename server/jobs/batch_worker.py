@@ -21,7 +21,7 @@ import os
 import threading
 import traceback
 
-from extrados.server.jobs.store import write_atomically
+from extrados.server.jobs.store import store_error, write_atomically
 from extrados.server.jobs.worker import CANCEL_POLL_S, record_progress, stop_if_orphaned
 
 CANCELLED = {"message": "cancelled; the cases that finished before are in the table", "code": "cancelled"}
@@ -70,7 +70,7 @@ def compute_batch(store, job_id):
     """Run the batch of the job's request; returns (state, other columns of its row) as `worker.compute`."""
     from extrados.batch import run
     from extrados.engine.errors import ModelError
-    from extrados.server.errors import ApiError
+    from extrados.server.errors import DEFAULT_CODES, ApiError
 
     with open(store.request_path(job_id), encoding="utf-8") as handle:
         request = json.load(handle)
@@ -94,6 +94,9 @@ def compute_batch(store, job_id):
     except ModelError as error:  # checked when submitted: only a spec the engine now reads otherwise
         return "failed", {"error": ApiError(422, error.message, path=error.path, block=error.block,
                                             code="invalid_batch").to_dict()["error"]}
+    except OSError as error:  # the job's folder cannot take a row (a full disk): the rows so far stay
+        refused = store_error(error, store.batch_dir(job_id), "writing the batch's table")
+        return "failed", {"error": {"message": str(refused), "code": DEFAULT_CODES[refused.status]}}
     except Exception as error:  # a bug or a cluster that would not start: the job says so instead of vanishing
         traceback.print_exc()
         return "failed", {"error": {"message": f"internal error ({type(error).__name__}: {error})",
