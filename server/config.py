@@ -44,6 +44,10 @@ class Config:
     max_steps : most time steps of a dynamic or construction run (422 beyond); a request's own
         ``max_steps`` may lower it, not raise it.
     job_time_limit_s : a job is stopped and marked failed after this much computing.
+    max_batch_cases : most cases of one batch (``POST /v1/batches``; 413 beyond): a submitted batch is
+        expanded to its cases in the request, and its job holds them all in memory.
+    batch_workers : Dask worker processes of a batch job's own LocalCluster (each one more process
+        beside the job's).
     max_queued_jobs : jobs queued or running at once (429 beyond).
     workers : jobs computed at once, each in its own process.
     threads : waitress threads answering requests.
@@ -70,6 +74,8 @@ class Config:
     max_steps: int = field(default_factory=lambda: request_default("dynamic", "max_steps"))
     compute_time_limit_s: float = 60.0
     job_time_limit_s: float = 6 * 3600.0
+    max_batch_cases: int = 2000
+    batch_workers: int = 1
     max_queued_jobs: int = 16
     workers: int = 1
     threads: int = 8
@@ -100,7 +106,7 @@ class Config:
         if not 0 <= self.port <= MAX_PORT:
             raise ValueError(f"port {self.port} is not a TCP port (0 to {MAX_PORT}; 0: any free port)")
         for name in ("max_body_bytes", "max_blocks", "max_steps", "max_queued_jobs", "workers", "threads",
-                     "cached_models", "max_connections"):
+                     "cached_models", "max_connections", "max_batch_cases", "batch_workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name, least, most in (("max_block_faces", 4, MAX_FACES), ("max_face_corners", 3, MAX_FACE_CORNERS)):

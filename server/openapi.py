@@ -1,13 +1,15 @@
 """The OpenAPI 3.1 document of the service, built from the engine's own JSON schemas.
 
 The model document schema (engine/io/model_schema.json) and the analysis request schema
-(engine/io/analysis_schema.json) are the ones that validate requests, the result document schema
+(engine/io/analysis_schema.json) are the ones that validate requests, as the batch spec schema
+(extrados/batch/batch_schema.json) validates batches, the result document schema
 (engine/io/result_schema.json) the one the engine's results satisfy; here their ``$defs`` are
-lifted into ``components/schemas`` (``Model_…``, ``Analysis_…``, ``Result_…``) with their
+lifted into ``components/schemas`` (``Model_…``, ``Analysis_…``, ``Batch_…``, ``Result_…``) with their
 references rewritten, so one source describes and checks every request and every result.
 """
 
 import extrados
+from extrados.batch.spec import batch_schema
 from extrados.engine.io.schema import analysis_schema, model_schema, result_schema
 from extrados.engine.generators import GENERATORS
 
@@ -52,6 +54,21 @@ JOB = {
         "finished": {"type": ["string", "null"]}, "seconds": {"type": "number"},
         "url": {"type": "string"}, "result_url": {"type": ["string", "null"]}, "expired": {"type": "boolean"},
         "cancel_requested": {"type": "boolean"}, "error": {"type": "object"}}}
+
+BATCH = {
+    "allOf": [ref("Job"), {
+        "type": "object", "required": ["cases", "done", "failed", "table_url", "csv_url", "job_url"],
+        "properties": {
+            "cases": {"type": ["integer", "null"], "description": "distinct cases of the spec (null once expired)"},
+            "done": {"type": ["integer", "null"], "description": "cases computed without error so far"},
+            "failed": {"type": ["integer", "null"], "description": "cases computed with an error so far"},
+            "table_url": {"type": "string"}, "csv_url": {"type": "string"}, "job_url": {"type": "string"}}}]}
+
+BATCH_TABLE = {"allOf": [ref("BatchJob"), {
+    "type": "object", "required": ["rows"],
+    "properties": {"rows": {"type": "array", "items": {"type": "object"},
+                            "description": "one per finished case, in the spec's order: key, inputs, outputs, "
+                                          "error, seconds, run, finished_at (extrados.batch.table)"}}}]}
 
 GENERATOR = {
     "type": "object", "required": ["name", "help", "parameters"],
@@ -125,6 +142,7 @@ def paths():
                                   "content": {"application/octet-stream": {"schema": {"type": "string",
                                                                                       "format": "binary"}}}},
                           **error_responses(401, 404, 409, 410, 503)}}},
+        **batch_paths(),
         "/v1/examples": {"get": {"summary": "The model generators and their parameters", "responses": {
             "200": {"description": "generators", "content": json_content(
                 {"type": "object", "required": ["examples"], "properties": {"examples": {"type": "array", "items": ref("Generator")}}})},
@@ -137,16 +155,48 @@ def paths():
     }
 
 
+def batch_paths():
+    """The paths of ``/v1/batches`` (`server.routes.batches`)."""
+    batch = json_content(ref("BatchJob"))
+    return {
+        "/v1/batches": {"post": {
+            "summary": "Run a batch of analyses (a spec: a base model, an analysis, what varies) as a job; the spec is "
+                       "checked at once and may not name record files (give records inline or stochastic)",
+            "requestBody": {"required": True, "content": json_content(ref("Batch"))},
+            "responses": {"202": {"description": "queued as a job", "content": batch,
+                                  "headers": {"Location": {"schema": {"type": "string"}}}},
+                          **error_responses(400, 401, 413, 415, 422, 429, 503, 507)}}},
+        "/v1/batches/{id}": {
+            "get": {"summary": "A batch's state and cases done and failed", "parameters": [job_id_parameter()],
+                    "responses": {"200": {"description": "the batch", "content": batch},
+                                  **error_responses(401, 404, 503)}},
+            "delete": {"summary": "Cancel a batch (its finished cases stay in the table)",
+                       "parameters": [job_id_parameter()],
+                       "responses": {"202": {"description": "cancelling", "content": batch},
+                                     **error_responses(401, 404, 409, 503)}}},
+        "/v1/batches/{id}/table": {"get": {
+            "summary": "The rows of the cases finished so far (while the batch runs too), as JSON or CSV",
+            "parameters": [job_id_parameter(), {"name": "format", "in": "query", "required": False,
+                                                "schema": {"enum": ["json", "csv"]},
+                                                "description": "csv, or Accept: text/csv (default json)"}],
+            "responses": {"200": {"description": "the table", "content": {
+                **json_content(ref("BatchTable")), "text/csv": {"schema": {"type": "string"}}}},
+                **error_responses(401, 404, 410, 422, 503)}}},
+    }
+
+
 def openapi_document(token_required=False):
     """The OpenAPI 3.1 document (a dict); with ``token_required`` every path but /health declares
     the bearer token."""
     model_root, model_defs = lifted(model_schema(), "Model")
     analysis_root, analysis_defs = lifted(analysis_schema(), "Analysis")
     result_root, result_defs = lifted(result_schema(), "Result")
+    batch_root, batch_defs = lifted(batch_schema(), "Batch")
     schemas = {"Model": model_root, **model_defs, "Analysis": analysis_root, **analysis_defs,
                "AnalysisRequest": {"type": "object", "additionalProperties": False, "required": ["model"],
                                    "properties": {"model": ref("Model"), "analysis": ref("Analysis")}},
-               "Result": result_root, **result_defs, "Job": JOB, "Error": ERROR, "Generator": GENERATOR}
+               "Result": result_root, **result_defs, "Batch": batch_root, **batch_defs, "Job": JOB,
+               "BatchJob": BATCH, "BatchTable": BATCH_TABLE, "Error": ERROR, "Generator": GENERATOR}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Extrados", "version": extrados.__version__,

@@ -87,6 +87,13 @@ def analysis_envelope(body, config):
     model = body["model"]
     if not isinstance(model, dict):
         raise ApiError(400, "model must be a JSON object (a model document)", path="model")
+    check_model_size(model, config)
+    return model, capped_steps(body.get("analysis"), config.max_steps)
+
+
+def check_model_size(model, config):
+    """413 at its blocks for a model document (a dict) of more blocks than ``config.max_blocks``, or with
+    a block over the face or corner limit (`check_block_sizes`)."""
     blocks = model.get("blocks")
     if isinstance(blocks, list):
         if len(blocks) > config.max_blocks:
@@ -94,7 +101,6 @@ def analysis_envelope(body, config):
                                 f"{config.max_blocks} (raise --max-blocks)", path="model.blocks",
                            code="too_many_blocks")
         check_block_sizes(blocks, config)
-    return model, capped_steps(body.get("analysis"), config.max_steps)
 
 
 def capped_steps(analysis, max_steps):

@@ -43,6 +43,10 @@ def parser():
                         "factor analysis")
     p.add_argument("--job-time-limit", type=float, default=defaults.job_time_limit_s,
                    help="seconds a job may compute")
+    p.add_argument("--max-batch-cases", type=int, default=defaults.max_batch_cases,
+                   help="most cases of one batch (POST /v1/batches)")
+    p.add_argument("--batch-workers", type=int, default=defaults.batch_workers,
+                   help="Dask worker processes of each batch job")
     p.add_argument("--max-queued-jobs", type=int, default=defaults.max_queued_jobs,
                    help="jobs queued or running at once")
     p.add_argument("--workers", type=int, default=defaults.workers, help="jobs computed at once (one process each)")
@@ -68,7 +72,8 @@ def config_from(args):
                   max_blocks=args.max_blocks, max_block_faces=args.max_block_faces,
                   max_face_corners=args.max_face_corners, max_steps=args.max_steps,
                   compute_time_limit_s=args.compute_time_limit,
-                  job_time_limit_s=args.job_time_limit, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
+                  job_time_limit_s=args.job_time_limit, max_batch_cases=args.max_batch_cases,
+                  batch_workers=args.batch_workers, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
                   threads=args.threads, max_connections=args.max_connections,
                   read_timeout_s=args.read_timeout, result_max_age_s=args.result_max_age * 86400.0,
                   result_max_bytes=int(args.result_max_mb * MIB), warm_up=args.warm_up)

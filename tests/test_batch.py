@@ -66,6 +66,14 @@ def test_spec_errors_name_their_field(fields, path):
     assert error.value.path == path, error.value
 
 
+def test_left_out_objects_get_their_fields_defaults():
+    spec, _ = load_spec({"generator": {"name": "column"}, "analysis": {"type": "dynamic", "duration": 0.05},
+                         "ground_motions": {"stochastic": {"count": 1}, "scale_factors": [1.0]}})
+    assert spec["outputs"] == {"names": ["stable", "load_factor"], "blocks": [], "result_document": False}
+    assert spec["ground_motions"]["stochastic"]["parameters"]["duration"] == 10.0
+    assert len(expand(spec, Path.cwd())) == 1
+
+
 def test_a_parameter_needs_a_generator_and_a_pointer_a_field():
     spec = {"model": {"blocks": []}, "analysis": {"type": "static"}, "vary": [{"parameter": "width", "list": [1]}]}
     with pytest.raises(ModelError) as error:
@@ -109,6 +117,31 @@ def test_record_files_at_each_scale_end_at_rest(tmp_path):
     motion = cases[1].model["support_motion"]
     assert motion["kind"] == "record" and motion["baseline"] == "end_at_rest" and motion["dt"] == pytest.approx(0.01)
     assert motion["accelerations"][1] == pytest.approx([0.0, 2.0 * 9.80665, 0.0])  # 1 g along +y, times 2
+
+
+def test_inline_records_are_the_same_motions_as_their_files(tmp_path):
+    (tmp_path / "pulse.txt").write_text("0 0\n0.01 1.0\n0.02 -0.5\n0.03 0\n")
+    motions = {"direction": [0, 2, 0], "scale_factors": [0.5, 2.0]}
+    from_file = spec_with(DYNAMIC_SPEC, ground_motions={**motions, "files": [{"path": "pulse.txt", "unit": "g"}]})
+    (tmp_path / "spec.json").write_text(json.dumps(from_file))
+    inline = spec_with(DYNAMIC_SPEC, ground_motions={**motions, "records": [
+        {"name": "pulse", "dt": 0.01, "accelerations": [0, 1.0, -0.5, 0], "unit": "g"}]})
+    file_cases, inline_cases = expand(*load_spec(tmp_path / "spec.json")), expand(*load_spec(inline))
+    assert [case.inputs for case in inline_cases] == [{"motion": "pulse", "scale_factor": s} for s in (0.5, 2.0)]
+    for file_case, inline_case in zip(file_cases, inline_cases):
+        file_motion, inline_motion = file_case.model["support_motion"], inline_case.model["support_motion"]
+        assert inline_motion["dt"] == pytest.approx(file_motion["dt"], rel=1e-12)
+        assert np.allclose(inline_motion["accelerations"], file_motion["accelerations"], rtol=1e-12, atol=0)
+    for fields, path in (({"accelerations": [0.0]}, "ground_motions.records[0].accelerations"),
+                         ({"dt": 0.0}, "ground_motions.records[0].dt")):
+        bad = spec_with(inline, ground_motions={**motions, "records": [{**inline["ground_motions"]["records"][0],
+                                                                        **fields}]})
+        with pytest.raises(ModelError) as error:
+            load_spec(bad)
+        assert error.value.path == path, error.value
+    with pytest.raises(ModelError) as error:
+        load_spec(json.loads(json.dumps(inline).replace("-0.5", "NaN")))
+    assert error.value.path.startswith("ground_motions.records[0].accelerations"), error.value
 
 
 @pytest.mark.parametrize("motion, half_base", [

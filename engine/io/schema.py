@@ -73,12 +73,15 @@ def property_defaults(node, root):
 
 def with_defaults(document, node, root):
     """A copy of the object ``document`` with the defaults of ``node``'s properties where it has none,
-    and in the objects it holds whose schema names their properties (``node`` must be checked first)."""
+    and in the objects it holds whose schema names their properties, a default object included (a
+    missing ``"outputs"`` of default ``{}`` gets its fields' defaults); ``node`` must be checked first."""
     properties = resolved(node, root).get("properties", {})
     filled = {name: with_defaults(value, properties[name], root)
               if isinstance(value, dict) and name in properties else value for name, value in document.items()}
     for name, value in property_defaults(node, root).items():
-        filled.setdefault(name, copy.deepcopy(value))
+        if name not in filled:
+            default = copy.deepcopy(value)
+            filled[name] = with_defaults(default, properties[name], root) if isinstance(default, dict) else default
     return filled
 
 

@@ -9,12 +9,13 @@ import hashlib
 import itertools
 import json
 import math
+from contextlib import nullcontext
 from typing import NamedTuple
 
 import numpy as np
 
 from extrados.engine.errors import ModelError
-from extrados.engine.generators import generate
+from extrados.engine.generators import TooManyBlocks, block_budget, generate
 from extrados.batch.motions import ground_motions
 
 
@@ -52,9 +53,17 @@ def dimension_column(dimension):
     return dimension.get("parameter") or dimension["pointer"]
 
 
-def expand(spec, folder):
+def expand(spec, folder, max_blocks=None):
     """The cases of a checked spec (spec.load_spec), in the order of the product of its dimensions,
     the ground motions and their scales varying fastest.
+
+    Parameters
+    ----------
+    spec : dict
+    folder : Path
+        Where relative record file paths start.
+    max_blocks : int, optional
+        Most blocks of a generated model: its generator stops at the next one (a service's limit).
 
     Raises
     ------
@@ -62,13 +71,17 @@ def expand(spec, folder):
         More than MAX_CASES cases (path ``vary``), a generator that refuses its parameters (path
         ``generator``), a pointer whose parent is not in the model (path ``vary[i].pointer``), or a
         record file that cannot be read.
+    TooManyBlocks
+        A generated model of more than ``max_blocks`` blocks.
     """
     dimensions = spec["vary"]
-    _check_case_count(spec)
+    count = case_count(spec)
+    if count > MAX_CASES:
+        raise ModelError(f"{count} cases, more than the limit of {MAX_CASES}; split the batch", path="vary")
     motions = ground_motions(spec["ground_motions"], folder) if "ground_motions" in spec else [({}, None)]
     cases = []
     for values in itertools.product(*(dimension_values(d) for d in dimensions)):
-        model = _base_model(spec, dimensions, values)
+        model = _base_model(spec, dimensions, values, max_blocks)
         for index, (dimension, value) in enumerate(zip(dimensions, values)):
             if "pointer" in dimension:
                 _set_pointer(model, dimension["pointer"], value, f"vary[{index}].pointer")
@@ -82,26 +95,30 @@ def expand(spec, folder):
     return cases
 
 
-def _check_case_count(spec):
-    """Refuse a spec of more than MAX_CASES cases before building any."""
+def case_count(spec):
+    """The cases of a checked spec, counted without building any (repeated ones included)."""
     count = math.prod(len(dimension_values(d)) for d in spec["vary"])
     motions = spec.get("ground_motions")
     if motions is not None:
         stochastic = motions.get("stochastic", {})
-        records = len(motions["files"]) + len(stochastic.get("seeds", ())) + stochastic.get("count", 0)
+        records = (len(motions["files"]) + len(motions["records"]) + len(stochastic.get("seeds", ()))
+                   + stochastic.get("count", 0))
         count *= records * len(motions.get("scale_factors") or motions["target_pga"])
-    if count > MAX_CASES:
-        raise ModelError(f"{count} cases, more than the limit of {MAX_CASES}; split the batch", path="vary")
+    return count
 
 
-def _base_model(spec, dimensions, values):
-    """The model document before pointers: the spec's, or its generator's with the varied parameters."""
+def _base_model(spec, dimensions, values, max_blocks):
+    """The model document before pointers: the spec's, or its generator's with the varied parameters
+    (at most ``max_blocks`` blocks, when given)."""
     if "model" in spec:
         return copy.deepcopy(spec["model"])
     parameters = dict(spec["generator"]["parameters"])
     parameters.update({d["parameter"]: value for d, value in zip(dimensions, values) if "parameter" in d})
     try:
-        return generate(spec["generator"]["name"], **parameters)
+        with nullcontext() if max_blocks is None else block_budget(max_blocks):
+            return generate(spec["generator"]["name"], **parameters)
+    except TooManyBlocks:
+        raise
     except ValueError as exc:
         raise ModelError(f"{exc} (parameters {parameters})", path="generator") from exc
 

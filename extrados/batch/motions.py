@@ -1,4 +1,4 @@
-"""The ground motions of a batch: its record files and stochastic records at each scale, as support motions.
+"""The ground motions of a batch: its record files, inline and stochastic records at each scale, as support motions.
 
 Records are read and generated in the driver, so that workers on other machines need no files; each
 becomes a ``record`` support motion with ``baseline: end_at_rest`` (engine.ground_motion.baseline),
@@ -8,10 +8,11 @@ import numpy as np
 
 from extrados.engine.errors import ModelError
 from extrados.engine.ground_motion import kanai_tajimi_record, read_record_file
+from extrados.engine.ground_motion.record_files import ACCELERATION_UNITS
 
 
 def ground_motions(motions, folder):
-    """[(inputs, support_motion)] of every record at every scale, files first, then stochastic seeds.
+    """[(inputs, support_motion)] of every record at every scale: files, inline records, then stochastic seeds.
 
     Parameters
     ----------
@@ -23,8 +24,8 @@ def ground_motions(motions, folder):
     Returns
     -------
     list of (dict, dict)
-        The table's inputs (``motion``: the file's path or ``stochastic:SEED``; ``scale_factor`` or
-        ``target_pga`` in m/s^2) and the model's ``support_motion``.
+        The table's inputs (``motion``: the file's path, the inline record's name or ``stochastic:SEED``;
+        ``scale_factor`` or ``target_pga`` in m/s^2) and the model's ``support_motion``.
     """
     direction = np.asarray(motions["direction"], dtype=float)
     norm = np.linalg.norm(direction)
@@ -33,6 +34,8 @@ def ground_motions(motions, folder):
     records = [(entry["path"], read_record_file(folder / entry["path"], entry["unit"],
                                                 field=f"ground_motions.files[{index}].path"))
                for index, entry in enumerate(motions["files"])]
+    records += [(entry["name"], (entry["dt"], np.asarray(entry["accelerations"]) * ACCELERATION_UNITS[entry["unit"]]))
+                for entry in motions["records"]]
     records += _stochastic_records(motions.get("stochastic"))
     scale_name, column = ("scale_factors", "scale_factor") if "scale_factors" in motions else ("target_pga",) * 2
     return [({"motion": name, column: scale},

@@ -87,8 +87,8 @@ def _check_cross_fields(spec):
     if motions is not None:
         if spec["analysis"].get("type") != "dynamic":
             raise ModelError("ground motions need a dynamic analysis", path="analysis.type")
-        if not motions["files"] and "stochastic" not in motions:
-            raise ModelError("no records: give files or stochastic", path="ground_motions")
+        if not motions["files"] and not motions["records"] and "stochastic" not in motions:
+            raise ModelError("no records: give files, records or stochastic", path="ground_motions")
 
 
 def _value_kind(value):

@@ -87,10 +87,7 @@ def consolidate(out_dir, order):
         The rows, as written.
     """
     out_dir = Path(out_dir)
-    rows = part_rows(out_dir)
-    rank = {key: i for i, key in enumerate(order)}
-    rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
-    table = _table(rows)
+    table = gathered(out_dir, order)
     pq.write_table(table, out_dir / "cases.parquet")
     pyarrow.csv.write_csv(table, out_dir / "cases.csv")
     (out_dir / "cases.json").write_bytes(strict_json.dumps(table.to_pylist()))
@@ -111,6 +108,21 @@ def read_rows(out_dir):
     if not rows and cases.is_file():
         rows = pq.read_table(cases).to_pylist()
     return rows
+
+
+def gathered(out_dir, order):
+    """The table of the parts in ``out_dir/parts`` so far, rows in ``order`` (case keys; others last).
+
+    Each part is a whole file (`write_part`), so a batch still running can be read: its rows so far.
+
+    Returns
+    -------
+    pyarrow.Table
+    """
+    rows = part_rows(out_dir)
+    rank = {key: i for i, key in enumerate(order)}
+    rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
+    return _table(rows)
 
 
 def _table(rows):

@@ -10,6 +10,9 @@ Layout under the data directory::
     jobs/<id>/job.json      the job's row as it was when the job was created and when it finished:
                             what `server.jobs.recovery` restores a finished job from when the
                             table lost it (a damaged write-ahead log, a table moved aside)
+    jobs/<id>/keys.json     a batch job's case keys in its spec's order (`server.routes.batches`)
+    jobs/<id>/counts.json   its cases, and those done and failed so far (`server.jobs.batch_worker`)
+    jobs/<id>/batch/        its results table, the folder extrados.batch.run fills
 
 A job moves queued → running → done | failed | cancelled. Rows outlive a restart: at start-up a
 job left ``running`` by a stopped service is marked failed with the reason, queued ones run.
@@ -21,6 +24,7 @@ otherwise); the routes answer it as JSON (`server.errors`).
 import errno
 import json
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -29,6 +33,8 @@ from contextlib import contextmanager
 
 STATES = ("queued", "running", "done", "failed", "cancelled")
 FINISHED = ("done", "failed", "cancelled")
+#: The ``analysis`` of a batch job (`server.routes.batches`), beside the analysis types.
+BATCH = "batch"
 INTERRUPTED_REASON = "interrupted: the service stopped while this job was running; submit it again"
 
 SCHEMA = """
@@ -192,6 +198,15 @@ class JobStore:
     def sidecar_path(self, job_id):
         return os.path.join(self.job_dir(job_id), "result.npz")
 
+    def keys_path(self, job_id):
+        return os.path.join(self.job_dir(job_id), "keys.json")
+
+    def counts_path(self, job_id):
+        return os.path.join(self.job_dir(job_id), "counts.json")
+
+    def batch_dir(self, job_id):
+        return os.path.join(self.job_dir(job_id), "batch")
+
     def write_result(self, job_id, text, sidecar=None):
         """Write the result document (UTF-8 JSON bytes) and its npz sidecar (bytes, if any), each
         atomically, the sidecar first; returns their size in bytes (OSError when the disk is full)."""
@@ -210,8 +225,9 @@ class JobStore:
             return
 
     # --- rows -----------------------------------------------------------------------------
-    def create(self, request, analysis, n_blocks, max_active):
-        """Queue a job; None when ``max_active`` jobs are already queued or running.
+    def create(self, request, analysis, n_blocks, max_active, companions=None):
+        """Queue a job; None when ``max_active`` jobs are already queued or running. ``companions``
+        ({file name: JSON value}) are written beside the request before the job is queued.
 
         Raises
         ------
@@ -221,7 +237,7 @@ class JobStore:
         job_id = uuid.uuid4().hex
         try:
             with self.guarded("queueing a job"):
-                queued = self.insert_job(job_id, request, analysis, n_blocks, max_active)
+                queued = self.insert_job(job_id, request, analysis, n_blocks, max_active, companions or {})
         except StoreError:
             self.remove_files(job_id)
             raise
@@ -231,10 +247,13 @@ class JobStore:
         self.write_record(job_id)
         return job_id
 
-    def insert_job(self, job_id, request, analysis, n_blocks, max_active):
-        """Write the job's request and insert its row unless ``max_active`` jobs are active; True if inserted."""
+    def insert_job(self, job_id, request, analysis, n_blocks, max_active, companions):
+        """Write the job's request and companions, insert its row unless ``max_active`` jobs are active;
+        True if inserted."""
         os.makedirs(self.job_dir(job_id))
         write_atomically(self.request_path(job_id), json.dumps(request))
+        for name, value in companions.items():
+            write_atomically(os.path.join(self.job_dir(job_id), name), json.dumps(value))
         with self.transaction() as db:
             active = db.execute("SELECT COUNT(*) FROM jobs WHERE state IN ('queued', 'running')").fetchone()[0]
             if active >= max_active:
@@ -345,14 +364,18 @@ class JobStore:
         return expired
 
     def remove_files(self, job_id, keep_record=False):
-        """Remove the job's request and result, and its record unless ``keep_record`` (an expired job's
-        record, a few hundred bytes, keeps saying what it was); then its folder if empty."""
-        paths = [self.request_path(job_id), self.result_path(job_id), self.sidecar_path(job_id)]
+        """Remove the job's request and result (a batch's keys and table), and its record and a batch's
+        counts unless ``keep_record`` (an expired job's record, a few hundred bytes, keeps saying what it
+        was); then its folder if empty."""
+        paths = [self.request_path(job_id), self.result_path(job_id), self.sidecar_path(job_id),
+                 self.keys_path(job_id)]
         if not keep_record:
-            paths.append(self.record_path(job_id))
+            paths += [self.record_path(job_id), self.counts_path(job_id)]
         for path in paths:
             if os.path.exists(path):
                 os.remove(path)
+        if os.path.isdir(self.batch_dir(job_id)):
+            shutil.rmtree(self.batch_dir(job_id))
         if os.path.isdir(self.job_dir(job_id)) and not os.listdir(self.job_dir(job_id)):
             os.rmdir(self.job_dir(job_id))
 
@@ -374,7 +397,7 @@ def readable_job_document(row):
            "progress": 1.0 if row["state"] == "done" else float(row["progress"]),
            "created": iso_time(row["created"]), "started": iso_time(row["started"]),
            "finished": iso_time(row["finished"]), "url": f"/v1/jobs/{row['id']}",
-           "result_url": f"/v1/jobs/{row['id']}/result" if row["state"] in ("done", "cancelled") else None,
+           "result_url": result_url(row),
            "expired": bool(row["expired"])}
     if row["started"] is not None:
         end = row["finished"] if row["finished"] is not None else time.time()
@@ -387,6 +410,13 @@ def readable_job_document(row):
     if row["cancel_requested"] and row["state"] in ("queued", "running"):
         doc["cancel_requested"] = True
     return doc
+
+
+def result_url(row):
+    """Where a job's result is: a batch's table (read while it runs), a finished analysis's document."""
+    if row["analysis"] == BATCH:
+        return f"/v1/batches/{row['id']}/table"
+    return f"/v1/jobs/{row['id']}/result" if row["state"] in ("done", "cancelled") else None
 
 
 def damaged_job_document(row, error):

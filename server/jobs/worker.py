@@ -1,4 +1,5 @@
-"""What a worker process does with one job: read the request, analyse, write the result.
+"""What a worker process does with one job: read the request, analyse, write the result (a batch job:
+`server.jobs.batch_worker`).
 
 Progress and the cancel flag travel through the job table (`JobStore`), so the worker needs no
 pipe to the service: it writes its progress at most every `PROGRESS_INTERVAL_S` and looks for a
@@ -15,7 +16,7 @@ import sqlite3
 import time
 import traceback
 
-from extrados.server.jobs.store import JobStore, store_error
+from extrados.server.jobs.store import BATCH, JobStore, store_error
 
 PROGRESS_INTERVAL_S = 0.2
 CANCEL_POLL_S = 0.1
@@ -68,8 +69,10 @@ def sidecar_bytes(result):
 
 def run_job(data_dir, job_id):
     """Entry point of a worker process (multiprocessing, spawn start method)."""
+    from extrados.server.jobs.batch_worker import compute_batch
+
     store = JobStore(data_dir)
-    state, values = compute(store, job_id)
+    state, values = (compute_batch if store.get(job_id)["analysis"] == BATCH else compute)(store, job_id)
     try:
         store.set_state(job_id, state, finished=time.time(), **values)
     except (OSError, sqlite3.Error):

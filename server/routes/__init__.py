@@ -1,4 +1,4 @@
-"""One blueprint per resource: health, docs (OpenAPI), analyses, jobs, examples, viewer."""
+"""One blueprint per resource: health, docs (OpenAPI), analyses, batches, jobs, examples, viewer."""
 from flask import Response, current_app
 
 from extrados.engine.io import strict_json

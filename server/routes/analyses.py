@@ -27,20 +27,24 @@ WARM_UP_WAIT_S = 600.0
 
 @blueprint.post("/v1/analyses")
 def create_analysis():
-    """Answer within the compute time limit, which starts once the engine's warm-up has ended
-    (compiling the kernels is no part of a request); large bodies a few at a time."""
+    return answer_within_limit(analyse_within, "while it was read, checked and prepared", "send a smaller document")
+
+
+def answer_within_limit(answer, where, advice):
+    """``answer(deadline)``, the response to a request with a body, within the compute time limit, which
+    starts once the engine's warm-up has ended (compiling the kernels is no part of a request); large
+    bodies a few at a time. Past the limit, the 422 says it was stopped ``where`` and gives ``advice``."""
     svc = services()
     with large_request_slot(svc.large_requests):
         svc.warm_up.wait(WARM_UP_WAIT_S)
         deadline = RequestDeadline(svc.config.compute_time_limit_s)
         try:
             try:
-                return analyse_within(deadline)
+                return answer(deadline)
             finally:
                 deadline.disarm()
         except ComputeTimeExceeded:
-            raise past_the_limit(deadline, "while it was read, checked and prepared",
-                                 "send a smaller document") from None
+            raise past_the_limit(deadline, where, advice) from None
 
 
 def analyse_within(deadline):
@@ -93,8 +97,13 @@ def submit_job(model_doc, analysis, deadline):
     job_id = svc.store.create({"model": model_doc, "analysis": analysis}, kind, len(model.block_ids),
                               svc.config.max_queued_jobs)
     if job_id is None:
-        raise ApiError(429, f"the job queue is full ({svc.config.max_queued_jobs} jobs queued or running); "
-                            "wait for one to finish or raise --max-queued-jobs", code="queue_full")
+        raise queue_full(svc.config)
     svc.runner.wake_up.set()
     url = f"/v1/jobs/{job_id}"
     return json_response({"id": job_id, "url": url, "state": "queued"}, status=202, headers={"Location": url})
+
+
+def queue_full(config):
+    """The 429 of a job that finds the queue full."""
+    return ApiError(429, f"the job queue is full ({config.max_queued_jobs} jobs queued or running); "
+                         "wait for one to finish or raise --max-queued-jobs", code="queue_full")

@@ -4,7 +4,7 @@ import re
 from flask import Blueprint, request, send_file
 
 from extrados.server.errors import ApiError
-from extrados.server.jobs.store import STATES, job_document
+from extrados.server.jobs.store import BATCH, STATES, job_document, result_url
 from extrados.server.routes import json_response, services
 
 blueprint = Blueprint("jobs", __name__)
@@ -35,8 +35,11 @@ def get_job(job_id):
 
 
 def require_result(job_id):
-    """Raise the 404, 409 or 410 that says why a job has no result to give, if it has none."""
+    """Raise the 404, 409 or 410 that says why a job has no result document to give (a batch has a table)."""
     row = job_row(job_id)
+    if row["analysis"] == BATCH:
+        raise ApiError(409, f"a batch writes no result document: its results are its table, {result_url(row)}",
+                       code="batch_table")
     if row["expired"]:
         raise ApiError(410, "this job's result has expired (raise --result-max-age or --result-max-bytes)",
                        code="expired")
@@ -74,8 +77,12 @@ def get_sidecar(job_id):
 
 @blueprint.delete("/v1/jobs/<job_id>")
 def cancel_job(job_id):
-    row = job_row(job_id)
+    return json_response(job_document(cancel_active(job_row(job_id))), status=202)
+
+
+def cancel_active(row):
+    """Cancel the job of ``row`` (409 when it has finished); its row now."""
     if row["state"] not in ("queued", "running"):
         raise ApiError(409, f"the job has already finished ({row['state']})", code="already_finished")
-    services().runner.cancel(job_id)
-    return json_response(job_document(services().store.get(job_id)), status=202)
+    services().runner.cancel(row["id"])
+    return services().store.get(row["id"])
