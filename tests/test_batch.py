@@ -269,3 +269,22 @@ def test_cli_runs_on_a_dask_scheduler_and_two_workers(tmp_path, dask_cluster):
     rows = pq.read_table(tmp_path / "out" / "cases.parquet").to_pylist()
     assert sorted(row["key"] for row in rows) == sorted(case.key for case in expand(*load_spec(STATIC_SPEC)))
     assert all(row["stable"] is True for row in rows)
+
+
+def test_cases_reach_the_scheduler_a_window_at_a_time(tmp_path, scheduler):
+    """Twelve cases on two one-thread workers: at most IN_FLIGHT_PER_THREAD x 2 are on the scheduler at
+    once (plus the one whose row is being written), not the whole batch."""
+    from distributed import Client
+
+    from extrados.batch.runner import IN_FLIGHT_PER_THREAD
+
+    spec = spec_with(STATIC_SPEC, vary=[{"pointer": "/joints/dry/friction",
+                                         "grid": {"start": 0.6, "stop": 0.9, "count": 12}}])
+    seen = []
+    with Client(scheduler) as watcher:
+        def count_tasks(*_):
+            seen.append(watcher.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)))
+        summary = run(spec, tmp_path, scheduler=scheduler, progress=False, on_case=count_tasks)
+    assert (summary.done, summary.failed) == (12, 0)
+    window = IN_FLIGHT_PER_THREAD * 2 + 1
+    assert window < 12 and len(seen) == 12 and max(seen) <= window, seen

@@ -27,6 +27,10 @@ from extrados.batch.task import run_case
 WORKER_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                       "NUMBA_NUM_THREADS": "1"}
 
+#: Cases in flight per worker thread: enough that a worker never waits for the driver between two
+#: cases, few enough that a batch of 100,000 cases does not hold them all on the scheduler.
+IN_FLIGHT_PER_THREAD = 2
+
 
 class BatchSummary(NamedTuple):
     """What a run of a batch did."""
@@ -97,8 +101,9 @@ def _compute(pending, outputs, out_dir, scheduler, workers, progress, on_case):
             tqdm(total=len(pending), desc="cases", unit="case", file=sys.stderr, disable=not progress) as bar:
         if progress and "dashboard" in client.scheduler_info()["services"]:  # served only with bokeh installed
             print(f"Dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
-        futures = {client.submit(run_case, case.model, case.analysis, outputs, pure=False): case for case in pending}
-        for future in as_completed(futures):
+        waiting, futures, completed = iter(pending), {}, as_completed()
+        _submit_more(client, waiting, futures, completed, outputs)
+        for future in completed:
             case = futures.pop(future)
             row, document = _outcome(future)
             row = {"key": case.key, **case.inputs, **row, "run": run_id, "finished_at": _now()}
@@ -111,7 +116,22 @@ def _compute(pending, outputs, out_dir, scheduler, workers, progress, on_case):
             bar.set_postfix(done=finished - failed, failed=failed)
             if on_case is not None:
                 on_case(row, finished - failed, failed, len(pending) - finished)
+            _submit_more(client, waiting, futures, completed, outputs)
     return failed
+
+
+def _submit_more(client, waiting, futures, completed, outputs):
+    """Submit cases from the iterator ``waiting`` until `IN_FLIGHT_PER_THREAD` per worker thread of the
+    cluster (as it is now: workers may come and go) are in flight: the cases' documents (with their
+    records) travel to the scheduler a window at a time, not the whole batch at once."""
+    window = IN_FLIGHT_PER_THREAD * max(1, sum(client.nthreads().values()))
+    while len(futures) < window:
+        case = next(waiting, None)
+        if case is None:
+            return
+        future = client.submit(run_case, case.model, case.analysis, outputs, pure=False)
+        futures[future] = case
+        completed.add(future)
 
 
 def _outcome(future):
