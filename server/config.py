@@ -46,6 +46,8 @@ class Config:
     job_time_limit_s : a job is stopped and marked failed after this much computing.
     max_batch_cases : most cases of one batch (``POST /v1/batches``; 413 beyond): a submitted batch is
         expanded to its cases in the request, and its job holds them all in memory.
+    max_batch_bytes : most bytes, as compact JSON, of the models and records a submitted batch's cases
+        hold (413 beyond): the request and its job hold them in memory.
     batch_workers : Dask worker processes of a batch job's own LocalCluster (each one more process
         beside the job's).
     max_queued_jobs : jobs queued or running at once (429 beyond).
@@ -75,6 +77,7 @@ class Config:
     compute_time_limit_s: float = 60.0
     job_time_limit_s: float = 6 * 3600.0
     max_batch_cases: int = 2000
+    max_batch_bytes: int = 256 * MIB
     batch_workers: int = 1
     max_queued_jobs: int = 16
     workers: int = 1
@@ -106,7 +109,7 @@ class Config:
         if not 0 <= self.port <= MAX_PORT:
             raise ValueError(f"port {self.port} is not a TCP port (0 to {MAX_PORT}; 0: any free port)")
         for name in ("max_body_bytes", "max_blocks", "max_steps", "max_queued_jobs", "workers", "threads",
-                     "cached_models", "max_connections", "max_batch_cases", "batch_workers"):
+                     "cached_models", "max_connections", "max_batch_cases", "max_batch_bytes", "batch_workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name, least, most in (("max_block_faces", 4, MAX_FACES), ("max_face_corners", 3, MAX_FACE_CORNERS)):

@@ -45,6 +45,8 @@ def parser():
                    help="seconds a job may compute")
     p.add_argument("--max-batch-cases", type=int, default=defaults.max_batch_cases,
                    help="most cases of one batch (POST /v1/batches)")
+    p.add_argument("--max-batch-bytes", type=int, default=defaults.max_batch_bytes,
+                   help="most bytes (as JSON) of the models and records of one batch's cases")
     p.add_argument("--batch-workers", type=int, default=defaults.batch_workers,
                    help="Dask worker processes of each batch job")
     p.add_argument("--max-queued-jobs", type=int, default=defaults.max_queued_jobs,
@@ -73,6 +75,7 @@ def config_from(args):
                   max_face_corners=args.max_face_corners, max_steps=args.max_steps,
                   compute_time_limit_s=args.compute_time_limit,
                   job_time_limit_s=args.job_time_limit, max_batch_cases=args.max_batch_cases,
+                  max_batch_bytes=args.max_batch_bytes,
                   batch_workers=args.batch_workers, max_queued_jobs=args.max_queued_jobs, workers=args.workers,
                   threads=args.threads, max_connections=args.max_connections,
                   read_timeout_s=args.read_timeout, result_max_age_s=args.result_max_age * 86400.0,

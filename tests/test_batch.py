@@ -288,3 +288,21 @@ def test_cases_reach_the_scheduler_a_window_at_a_time(tmp_path, scheduler):
     assert (summary.done, summary.failed) == (12, 0)
     window = IN_FLIGHT_PER_THREAD * 2 + 1
     assert window < 12 and len(seen) == 12 and max(seen) <= window, seen
+
+
+def test_an_expansion_stops_at_its_byte_budget():
+    """The budget counts each distinct model once and each record at each scale once (the cases share
+    them), as compact JSON; one byte less than that is refused at 'vary'."""
+    from extrados.batch.cases import BatchTooLarge
+
+    spec, folder = load_spec(DYNAMIC_SPEC)
+    cases = expand(spec, folder)
+    models = {json.dumps({k: v for k, v in case.model.items() if k != "support_motion"}, separators=(",", ":"))
+              for case in cases}
+    motions = {json.dumps(case.model["support_motion"], separators=(",", ":")) for case in cases}
+    held = sum(map(len, models | motions))
+    assert len(models) == 1 and len(motions) == 4
+    assert expand(spec, folder, max_bytes=held) == cases
+    with pytest.raises(BatchTooLarge) as error:
+        expand(spec, folder, max_bytes=held - 1)
+    assert error.value.path == "vary" and "MiB" in error.value.message

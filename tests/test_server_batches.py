@@ -29,6 +29,7 @@ WORKERS_END_S = 30.0
 #: Limits of the service under test, small enough to reach with a tiny spec.
 MAX_BATCH_CASES = 50
 MAX_BLOCKS = 6
+MAX_BATCH_BYTES = 500_000
 
 STATIC_SPEC = {
     "generator": {"name": "column", "parameters": {"blocks": 2}},
@@ -52,7 +53,7 @@ TOKEN = "batch-token-0123456789abcdef"
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     with running_service(data_dir=str(tmp_path_factory.mktemp("data")), max_batch_cases=MAX_BATCH_CASES,
-                         max_blocks=MAX_BLOCKS, batch_workers=1) as client:
+                         max_blocks=MAX_BLOCKS, max_batch_bytes=MAX_BATCH_BYTES, batch_workers=1) as client:
         yield client
 
 
@@ -150,6 +151,10 @@ def test_the_table_while_running_then_cancel_leaves_no_dask_process(service):
      422, "analysis.max_steps"),
     ({"model": {**generate("column", blocks=2), "gravity": [0, 0]}, "analysis": {"type": "static"}},
      422, "model.gravity"),
+    # a 10,000-sample record at three scales: about 0.75 MB of records as JSON, past MAX_BATCH_BYTES
+    (spec_with(SLOW_SPEC, ground_motions={"records": [{"name": "long", "dt": 0.01, "unit": "g",
+                                                       "accelerations": [0.0123456789] * 10_000}],
+                                          "scale_factors": [1.0, 2.0, 3.0]}), 413, "vary"),
     ([STATIC_SPEC], 400, None),
 ])
 def test_a_bad_spec_is_refused_at_its_field(service, spec, status, path):

@@ -24,6 +24,10 @@ from extrados.batch.motions import ground_motions
 MAX_CASES = 100_000
 
 
+class BatchTooLarge(ModelError):
+    """The documents of a batch's cases (models and records) exceed the byte budget given to `expand`."""
+
+
 class Case(NamedTuple):
     """One analysis of a batch."""
 
@@ -53,7 +57,7 @@ def dimension_column(dimension):
     return dimension.get("parameter") or dimension["pointer"]
 
 
-def expand(spec, folder, max_blocks=None):
+def expand(spec, folder, max_blocks=None, max_bytes=None):
     """The cases of a checked spec (spec.load_spec), in the order of the product of its dimensions,
     the ground motions and their scales varying fastest.
 
@@ -64,6 +68,10 @@ def expand(spec, folder, max_blocks=None):
         Where relative record file paths start.
     max_blocks : int, optional
         Most blocks of a generated model: its generator stops at the next one (a service's limit).
+    max_bytes : int, optional
+        Most bytes of the documents the cases hold, as compact JSON: each distinct model before its
+        ground motion, and each record at each scale (the cases share these); the expansion stops at
+        the document that passes it (a service's bound on a request's memory).
 
     Raises
     ------
@@ -73,18 +81,23 @@ def expand(spec, folder, max_blocks=None):
         record file that cannot be read.
     TooManyBlocks
         A generated model of more than ``max_blocks`` blocks.
+    BatchTooLarge
+        Documents of more than ``max_bytes`` bytes (path ``vary``).
     """
     dimensions = spec["vary"]
     count = case_count(spec)
     if count > MAX_CASES:
         raise ModelError(f"{count} cases, more than the limit of {MAX_CASES}; split the batch", path="vary")
     motions = ground_motions(spec["ground_motions"], folder) if "ground_motions" in spec else [({}, None)]
+    held = _ByteBudget(max_bytes)
+    held.add(*(motion for _, motion in motions if motion is not None))
     cases = []
     for values in itertools.product(*(dimension_values(d) for d in dimensions)):
         model = _base_model(spec, dimensions, values, max_blocks)
         for index, (dimension, value) in enumerate(zip(dimensions, values)):
             if "pointer" in dimension:
                 _set_pointer(model, dimension["pointer"], value, f"vary[{index}].pointer")
+        held.add(model)
         inputs = {dimension_column(d): value for d, value in zip(dimensions, values)}
         for motion_inputs, support_motion in motions:
             case_model = model
@@ -105,6 +118,21 @@ def case_count(spec):
                    + stochastic.get("count", 0))
         count *= records * len(motions.get("scale_factors") or motions["target_pga"])
     return count
+
+
+class _ByteBudget:
+    """The compact-JSON bytes of the documents an expansion holds, against its limit (None: no limit)."""
+
+    def __init__(self, limit):
+        self.limit, self.used = limit, 0
+
+    def add(self, *documents):
+        if self.limit is None:
+            return
+        self.used += sum(len(json.dumps(document, separators=(",", ":"))) for document in documents)
+        if self.used > self.limit:
+            raise BatchTooLarge(f"the cases' models and records pass {self.limit / 2 ** 20:g} MiB as JSON; "
+                                "split the batch, or vary fewer models or records", path="vary")
 
 
 def _base_model(spec, dimensions, values, max_blocks):

@@ -14,7 +14,7 @@ import json
 import pyarrow.csv
 from flask import Blueprint, Response, request
 
-from extrados.batch.cases import case_count, expand
+from extrados.batch.cases import BatchTooLarge, case_count, expand
 from extrados.batch.spec import load_spec
 from extrados.batch.table import gathered
 from extrados.engine.analysis.run import check_request
@@ -67,7 +67,11 @@ def checked_batch(body, svc):
         if count > svc.config.max_batch_cases:
             raise ApiError(413, f"{count} cases, more than this service's limit of {svc.config.max_batch_cases} "
                                 "(split the batch, or raise --max-batch-cases)", path="vary", code="too_many_cases")
-        cases = list({case.key: case for case in expand(filled, folder, svc.config.max_blocks)}.values())
+        cases = list({case.key: case for case in expand(filled, folder, svc.config.max_blocks,
+                                                        svc.config.max_batch_bytes)}.values())
+    except BatchTooLarge as error:
+        raise ApiError(413, f"{error.message} (this service's --max-batch-bytes)", path=error.path,
+                       code="batch_too_large") from error
     except ModelError as error:
         raise ApiError(422, error.message, path=error.path, block=error.block, code="invalid_batch") from error
     except TooManyBlocks as error:
