@@ -49,7 +49,11 @@ OUTPUT_INTERVAL = 5e-3
 
 
 def ensemble_spec(count, pga, time_step):
-    """The batch spec: the block under stochastic records 0 .. count - 1 scaled to ``pga`` (m/s^2) along x."""
+    """The batch spec: the block under stochastic records 0 .. count - 1 scaled to ``pga`` (m/s^2) along x.
+
+    No frames or histories in the result documents ("none"): the outputs read the typed result's frames,
+    and the batch keeps no documents.
+    """
     return {"generator": GENERATOR,
             "analysis": {"type": "dynamic", "duration": RECORD["duration"] + TAIL, "time_step": time_step,
                          "output_interval": OUTPUT_INTERVAL, "frames": "none", "histories": "none"},
