@@ -40,6 +40,10 @@ def _parser():
     analyze.add_argument("--ground-direction", default="1,0,0", help="direction of a two-column record (x,y,z)")
     analyze.add_argument("--ground-scale", type=float, default=1.0,
                          help="multiply the record by this (e.g. 9.81 for a record in g)")
+    analyze.add_argument("--ground-baseline", choices=["end_at_rest", "none"], default="end_at_rest",
+                         help="end_at_rest (default): remove the linear acceleration baseline that leaves the "
+                              "ground moving or displaced after the record's last sample; none: the samples "
+                              "as given (the ground keeps its final velocity)")
     analyze.add_argument("--frames", help="dynamic: where the result's frames go: json (in the document), npz (in "
                                           "the sidecar beside --out: result.npz for result.json) or none; "
                                           f"default {request_default('dynamic', 'frames')}")
@@ -237,7 +241,8 @@ def _run_analyze(args):
         if args.analysis != "dynamic":
             raise ModelError("--ground-record applies to a dynamic analysis only")
         doc = model.to_dict()
-        doc["support_motion"] = read_record(args.ground_record, args.ground_direction, args.ground_scale)
+        doc["support_motion"] = {**read_record(args.ground_record, args.ground_direction, args.ground_scale),
+                                 "baseline": args.ground_baseline}
         model = Model.from_dict(doc)
     _compile_kernels(args.quiet)
     with _progress_bar(ANALYSIS_BARS[args.analysis], args.quiet) as progress:

@@ -69,12 +69,35 @@ def test_dynamic_analysis_with_a_two_column_ground_record(tmp_path):
     record.write_text("# t (s)  a (g)\n" + "".join(f"{0.01 * k:.2f} 0.5\n" for k in range(31)))
     out = tmp_path / "result.json"
     done = run("analyze", str(model), "--analysis", "dynamic", "--duration", "0.3", "--time-step", "0.002",
-               "--ground-record", str(record), "--ground-scale", "9.81", "--out", str(out), "--quiet")
+               "--ground-record", str(record), "--ground-scale", "9.81", "--ground-baseline", "none",
+               "--out", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text())
     assert result["analysis"] == "dynamic" and result["frames"][0]["t"] == 0.0
-    # a = 0.5 g > g tan(alpha) = 0.25 g: the block rocks
+    # a = 0.5 g > g tan(alpha) = 0.25 g as given (no baseline: a constant record corrected to rest is zero): it rocks
     assert result["events"]["first_uplift"] is not None
+
+
+def test_a_ground_record_ends_at_rest_unless_asked_not_to(tmp_path):
+    """A 0.1 s pulse of 0.3 g and then zeros: as given, the ground leaves it at about 0.28 m/s and has
+    drifted some 0.15 m by 0.6 s; by default (--ground-baseline end_at_rest) its baseline is removed and
+    the ground is back where it started at the record's end, to the frames' rounding (1e-6 m)."""
+    model = tmp_path / "block.json"
+    model.write_text(run("example", "rocking_block").stdout)
+    record = tmp_path / "pulse.txt"
+    record.write_text("".join(f"{0.01 * k:.2f} {0.3 if k < 10 else 0.0}\n" for k in range(31)))
+    drift = {}
+    for baseline in ("end_at_rest", "none"):
+        out = tmp_path / f"{baseline}.json"
+        options = [] if baseline == "end_at_rest" else ["--ground-baseline", "none"]
+        done = run("analyze", str(model), "--analysis", "dynamic", "--duration", "0.6", "--time-step", "0.002",
+                   "--ground-record", str(record), "--ground-scale", "9.81", *options, "--out", str(out), "--quiet")
+        assert done.returncode == 0, done.stderr
+        result = json.loads(out.read_text())
+        ground = [block["id"] for block in result["blocks"]].index("ground")
+        first, last = result["frames"][0]["positions"][ground], result["frames"][-1]["positions"][ground]
+        drift[baseline] = np.linalg.norm(np.subtract(last, first))
+    assert drift["end_at_rest"] <= 1e-6 and drift["none"] > 0.1, drift
 
 
 def test_dynamic_run_warns_about_steps_that_did_not_converge(tmp_path):
