@@ -1,5 +1,4 @@
 """examples/compas_script.py: COMPAS meshes in, COMPAS Lines and Polylines out, in-process and over HTTP."""
-import importlib.util
 import math
 from pathlib import Path
 
@@ -10,19 +9,13 @@ from compas.geometry import Line, Polyline
 
 from extrados import analyze
 from tests.server_harness import running_service
+from tests.scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "compas_script.py"
 SCALE = 1e-4
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location("compas_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-script = _load_script()
+script = load_script(SCRIPT)
 
 
 @pytest.fixture(scope="module")

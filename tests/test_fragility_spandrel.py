@@ -5,7 +5,6 @@ So short a shake moves no block by the default collapse threshold (0.34 m); the 
 0.5 mm so that the strong level collapses and the weak one does not, and checks the pipeline: both batches,
 their reports, the figure of both curves and the summary in g.
 """
-import importlib.util
 import json
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import matplotlib.image
 import pytest
 
 from extrados.engine.post.fragility import collapse_counts, fit_fragility
+from tests.scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "fragility_spandrel.py"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -20,10 +20,7 @@ G = 9.80665
 
 
 def load_example():
-    spec = importlib.util.spec_from_file_location("fragility_spandrel", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,6 @@ the contact's compliance, where Housner's block is perfectly rigid.
 Cost: the ensemble took 690 s at 0.25 ms (370 s at 1 ms) on the 2 cores shared with other runs
 (load 8-12), far over the issue's 60-90 s budget; no timing here is a benchmark.
 """
-import importlib.util
 import json
 import math
 import subprocess
@@ -44,6 +43,7 @@ from extrados.engine.ground_motion import baseline_corrected
 from extrados.batch import expand, load_spec
 from extrados.batch.housner import ground_acceleration, rocking_body
 from extrados.batch.runner import WORKER_ENVIRONMENT
+from tests.scripts import load_script
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "rocking_ensemble.py"
 #: Records and their PGA (m/s^2): the block rocks under every one and overturns under some.
@@ -58,10 +58,7 @@ ROUNDOFF = 1e-12
 
 def load_example():
     """examples/rocking_ensemble.py as a module: its spec, its run on a cluster and its comparison."""
-    spec = importlib.util.spec_from_file_location("rocking_ensemble", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLE)
 
 
 def test_the_block_is_housners_rectangle():
