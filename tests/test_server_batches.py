@@ -191,3 +191,32 @@ def test_openapi_publishes_the_batch_schema_that_checks_specs(service):
     validator = jsonschema.Draft202012Validator({"$ref": "urn:spec#/components/schemas/Batch"}, registry=registry)
     assert not list(validator.iter_errors(STATIC_SPEC))
     assert list(validator.iter_errors(spec_with(STATIC_SPEC, outputs={"names": ["height"]})))
+
+
+def test_a_cancel_waits_while_the_batch_ignores_interrupts(tmp_path):
+    """The batch runner ignores SIGINT while its cluster's workers start (they inherit it ignored);
+    interrupt_main does nothing then, so a cancel that came meanwhile must wait and land after: the
+    watcher holds it while SIGINT is ignored and interrupts the main thread once it is handled again
+    (before: it interrupted into the ignored signal once and gave up, and the batch ran on)."""
+    import signal
+    import time
+
+    from extrados.server.jobs.batch_worker import CancelWatch
+    from extrados.server.jobs.store import JobStore
+    from extrados.server.jobs.worker import CANCEL_POLL_S
+
+    store = JobStore(str(tmp_path))
+    job_id = store.create({"batch": STATIC_SPEC, "workers": 1}, "batch", 2, 4)
+    store.claim(job_id)
+    store.request_cancel(job_id)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with CancelWatch(store, job_id) as watch:
+            time.sleep(10 * CANCEL_POLL_S)
+            assert not watch.cancelled
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            with pytest.raises(KeyboardInterrupt):
+                time.sleep(100 * CANCEL_POLL_S)
+        assert watch.cancelled
+    finally:
+        signal.signal(signal.SIGINT, previous)

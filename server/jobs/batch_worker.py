@@ -18,6 +18,7 @@ import _thread
 import json
 import multiprocessing
 import os
+import signal
 import threading
 import traceback
 
@@ -50,10 +51,16 @@ class CancelWatch:
     def watch(self):
         while not self.done.wait(CANCEL_POLL_S):
             stop_if_orphaned(self.parent_pid)
-            if self.store.cancel_requested(self.job_id):
+            if self.store.cancel_requested(self.job_id) and self.main_thread_interruptible():
                 self.cancelled = True
                 _thread.interrupt_main()
                 return
+
+    @staticmethod
+    def main_thread_interruptible():
+        """False while SIGINT is ignored: the batch runner ignores it as its cluster's workers start
+        (so that they inherit it ignored), and interrupt_main does nothing then; the cancel waits."""
+        return signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
 
 
 def allow_worker_processes():
