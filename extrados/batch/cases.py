@@ -88,16 +88,20 @@ def expand(spec, folder, max_blocks=None, max_bytes=None):
     count = case_count(spec)
     if count > MAX_CASES:
         raise ModelError(f"{count} cases, more than the limit of {MAX_CASES}; split the batch", path="vary")
-    motions = ground_motions(spec["ground_motions"], folder) if "ground_motions" in spec else [({}, None)]
     held = _ByteBudget(max_bytes)
-    held.add(*(motion for _, motion in motions if motion is not None))
+    motions = [({}, None)]
+    if "ground_motions" in spec:
+        motions = []
+        for inputs, support_motion in ground_motions(spec["ground_motions"], folder):
+            held.count(support_motion)
+            motions.append((inputs, support_motion))
     cases = []
     for values in itertools.product(*(dimension_values(d) for d in dimensions)):
         model = _base_model(spec, dimensions, values, max_blocks)
         for index, (dimension, value) in enumerate(zip(dimensions, values)):
             if "pointer" in dimension:
                 _set_pointer(model, dimension["pointer"], value, f"vary[{index}].pointer")
-        held.add(model)
+        held.count(model)
         inputs = {dimension_column(d): value for d, value in zip(dimensions, values)}
         for motion_inputs, support_motion in motions:
             case_model = model
@@ -126,10 +130,11 @@ class _ByteBudget:
     def __init__(self, limit):
         self.limit, self.used = limit, 0
 
-    def add(self, *documents):
+    def count(self, document):
+        """Count ``document``'s bytes; BatchTooLarge once they pass the limit."""
         if self.limit is None:
             return
-        self.used += sum(len(json.dumps(document, separators=(",", ":"))) for document in documents)
+        self.used += len(json.dumps(document, separators=(",", ":")))
         if self.used > self.limit:
             raise BatchTooLarge(f"the cases' models and records pass {self.limit / 2 ** 20:g} MiB as JSON; "
                                 "split the batch, or vary fewer models or records", path="vary")

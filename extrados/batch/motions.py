@@ -12,7 +12,8 @@ from extrados.engine.ground_motion.record_files import ACCELERATION_UNITS
 
 
 def ground_motions(motions, folder):
-    """[(inputs, support_motion)] of every record at every scale: files, inline records, then stochastic seeds.
+    """(inputs, support_motion) of every record at every scale, one at a time (the caller may stop early):
+    files, inline records, then stochastic seeds.
 
     Parameters
     ----------
@@ -23,7 +24,7 @@ def ground_motions(motions, folder):
 
     Returns
     -------
-    list of (dict, dict)
+    iterator of (dict, dict)
         The table's inputs (``motion``: the file's path, the inline record's name or ``stochastic:SEED``;
         ``scale_factor`` or ``target_pga`` in m/s^2) and the model's ``support_motion``.
     """
@@ -38,9 +39,9 @@ def ground_motions(motions, folder):
                 for entry in motions["records"]]
     records += _stochastic_records(motions.get("stochastic"))
     scale_name, column = ("scale_factors", "scale_factor") if "scale_factors" in motions else ("target_pga",) * 2
-    return [({"motion": name, column: scale},
+    return (({"motion": name, column: scale},
              _support_motion(dt, accelerations, _factor(scale_name, scale, accelerations), direction / norm))
-            for name, (dt, accelerations) in records for scale in motions[scale_name]]
+            for name, (dt, accelerations) in records for scale in motions[scale_name])
 
 
 def _stochastic_records(stochastic):
