@@ -26,3 +26,22 @@ SIDE_LINE = 1 << (LINE_BITS - 1)
 def encode_feature(kind, first, second, corner):
     """Feature id kind | first | second | corner (see the module docstring)."""
     return ((np.int64(kind) << INDEX_BITS | first) << INDEX_BITS | second) << (2 * LINE_BITS) | corner
+
+
+def decode_features(feature_id):
+    """Kind, first index and second index of feature ids (the inverse of encode_feature, corner dropped).
+
+    Parameters
+    ----------
+    feature_id : (n,) int64
+
+    Returns
+    -------
+    kind, first, second : (n,) int64
+        As in the module docstring (local indices).
+    """
+    feature_id = np.asarray(feature_id, dtype=np.int64)
+    index_mask = (1 << INDEX_BITS) - 1
+    corner_bits = 2 * LINE_BITS
+    return (feature_id >> (corner_bits + 2 * INDEX_BITS), (feature_id >> (corner_bits + INDEX_BITS)) & index_mask,
+            (feature_id >> corner_bits) & index_mask)

@@ -79,6 +79,13 @@ ContactBuffers = namedtuple("ContactBuffers", [
 ])
 
 
+def posed_geometry(packed, posed):
+    """The Geometry bundle of packed polyhedra at the pose of ``posed`` (PosedPolyhedra)."""
+    return Geometry(posed.vertex, packed.vertex_start, posed.face_normal, posed.face_offset, packed.face_start,
+                    packed.face_vertex, packed.face_vertex_start, packed.edge_vertex, packed.edge_face,
+                    packed.edge_start, posed.centre, posed.orientation, packed.radius)
+
+
 def narrow_phase(packed, posed, pairs, envelope, kept=None):
     """Contacts of all candidate pairs.
 
@@ -114,9 +121,7 @@ def narrow_phase(packed, posed, pairs, envelope, kept=None):
     features : PairFeatures
         The features of the touching pairs, to pass to the next call.
     """
-    geometry = Geometry(posed.vertex, packed.vertex_start, posed.face_normal, posed.face_offset, packed.face_start,
-                        packed.face_vertex, packed.face_vertex_start, packed.edge_vertex, packed.edge_face,
-                        packed.edge_start, posed.centre, posed.orientation, packed.radius)
+    geometry = posed_geometry(packed, posed)
     thresholds = Thresholds(float(envelope), TOL.sat_face_bias, TOL.sat_reference_bias,
                             1.0 - TOL.parallel_cosine ** 2, TOL.length, TOL.contact_merge_relative,
                             math.sin(0.5 * TOL.sat_reuse_angle) ** 2, TOL.sat_reuse_translation_relative)

@@ -1,0 +1,308 @@
+"""Winkler contact patches (seed 003 sec. 2.2): the no-tension elastic layer between two faces.
+
+A compliant joint presses with p = k_n d, k_n the normal stiffness (N/m^3, pressure per unit
+closure) and d the penetration of the incident face below the reference plane, and pulls never.
+For each touching pair of a detection (engine.collision.detect.Contacts):
+
+1. The faces: the reference and incident face of the pair's first feature id (``pair_faces``).
+2. The patch P: the incident face polygon (world frame), clipped by the side planes of the
+   reference face and then by the reference plane itself, keeping the part below it
+   (h(x) = n . x - offset < 0). P is convex and d = -h is linear over it.
+3. Its moments A = int_P dA, T1 = int_P y dA, T2 = int_P y y^T dA, exact by a triangle fan
+   (y = x - p, p the first corner of P): per triangle of area A_t and corners y_j,
+   int y = A_t/3 sum_j y_j and int y y^T = A_t/12 [sum_j y_j y_j^T + (sum_j y_j)(sum_j y_j)^T].
+4. The wrenches: F_I = k_n (int_P d dA) n on the incident body, applied over P, -F_I on the
+   reference body, with torques about each block's centre of mass (``pair_wrench``).
+5. Their tangent with respect to small world displacements and rotations of both blocks.
+
+An edge-edge pair (no face) is a point spring at the contact point: a patch of area a_e there.
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from extrados.engine.collision.face_contacts import clip_by_plane, clip_workspace, face_corner, max_face_corners
+from extrados.engine.collision.feature_id import KIND_EDGE_EDGE, KIND_REFERENCE_ON_B, SIDE_LINE, decode_features
+from extrados.engine.collision.narrow_phase import posed_geometry
+from extrados.engine.collision.vectors import cross, dot, row, scaled, subtract
+
+#: Edge-edge springs: a_e = (EDGE_SPRING_FRACTION * smaller bounding radius)^2, the area of a
+#: Winkler patch that only keeps crossing edges from interpenetrating (masonry joints are faces):
+#: 5 % of the radius is a patch 1/400 of a block's cross-section, soft next to any face joint.
+EDGE_SPRING_FRACTION = 0.05
+
+#: The faces of each touching pair, decoded from its first contact (engine.collision.feature_id).
+PairFaces = namedtuple("PairFaces", [
+    "body_a",          # (n_pairs,) int64
+    "body_b",          # (n_pairs,) int64
+    "kind",            # (n_pairs,) int64, KIND_REFERENCE_ON_A / _ON_B / KIND_EDGE_EDGE
+    "reference_face",  # (n_pairs,) int64, global face index into the packed polyhedra; -1 for edge-edge
+    "incident_face",   # (n_pairs,) int64, global face index; -1 for edge-edge
+    "point",           # (n_pairs, 3) float64, m, world, the pair's first contact point
+    "normal",          # (n_pairs, 3) float64, unit, from A to B, the pair's first contact normal
+    "gap",             # (n_pairs,) float64, m, the pair's first contact gap (negative when penetrating)
+])
+
+#: Winkler forces of the touching pairs and their tangent.
+WinklerPatches = namedtuple("WinklerPatches", [
+    "force_a",          # (n_pairs, 3) float64, N, world, on A (B gets -force_a)
+    "torque_a",         # (n_pairs, 3) float64, N m, on A about A's centre of mass
+    "torque_b",         # (n_pairs, 3) float64, N m, on B about B's centre of mass
+    "normal",           # (n_pairs, 3) float64, unit, from A to B (the reference face's normal, signed)
+    "pressure_centre",  # (n_pairs, 3) float64, m, int d x / int d; the patch centroid without pressure
+    "area",             # (n_pairs,) float64, m^2, penetrated area of P (a_e for a penetrating edge pair)
+    "normal_force",     # (n_pairs,) float64, N, k_n int_P d dA >= 0
+    "penetration_max",  # (n_pairs,) float64, m, largest d over P (0 when apart)
+    "stiffness",        # (n_pairs, 12, 12) float64: d(F_A, tau_A, F_B, tau_B) / d(dx_A, dtheta_A, dx_B, dtheta_B)
+])
+
+#: The moments of a patch about its origin p (step 3), and the penetration there.
+PatchMoments = namedtuple("PatchMoments", [
+    "origin",       # 3-tuple, m, world, p
+    "area",         # m^2, A
+    "first",        # 3-tuple, m^3, T1 = int y dA
+    "second",       # (3, 3) float64, m^4, T2 = int y y^T dA
+    "penetration",  # m, d(p)
+    "deepest",      # m, largest d over the patch
+])
+
+
+def pair_faces(contacts, packed):
+    """The blocks and faces of each touching pair of a detection.
+
+    Parameters
+    ----------
+    contacts : Contacts
+        A detection (engine.collision.detect.detect_contacts).
+    packed : PackedPolyhedra
+        The blocks it was made of (for the global face indices).
+
+    Returns
+    -------
+    PairFaces
+        Reference and incident faces of face pairs (reference on A for KIND_REFERENCE_ON_A,
+        on B for KIND_REFERENCE_ON_B); edge-edge pairs (KIND_EDGE_EDGE) have faces -1.
+    """
+    first = contacts.pair_start[:-1]
+    body_a = contacts.body_a[first]
+    body_b = contacts.body_b[first]
+    kind, reference_local, incident_local = decode_features(contacts.feature_id[first])
+    reference_body = np.where(kind == KIND_REFERENCE_ON_B, body_b, body_a)
+    incident_body = np.where(kind == KIND_REFERENCE_ON_B, body_a, body_b)
+    is_face = kind != KIND_EDGE_EDGE
+    reference_face = np.where(is_face, packed.face_start[reference_body] + reference_local, -1)
+    incident_face = np.where(is_face, packed.face_start[incident_body] + incident_local, -1)
+    return PairFaces(body_a, body_b, kind, reference_face, incident_face, np.ascontiguousarray(contacts.point[first]),
+                     np.ascontiguousarray(contacts.normal[first]), np.ascontiguousarray(contacts.gap[first]))
+
+
+def winkler_patches(packed, posed, faces, normal_stiffness):
+    """Winkler forces of the touching pairs at a pose, and their tangent.
+
+    Parameters
+    ----------
+    packed : PackedPolyhedra
+    posed : PosedPolyhedra
+        The blocks at the pose (engine.geometry.packed.pose_polyhedra).
+    faces : PairFaces
+        The pairs (``pair_faces`` of a detection; may come from an earlier pose).
+    normal_stiffness : float or (n_pairs,) float64
+        k_n of each pair's joint, N/m^3.
+
+    Returns
+    -------
+    WinklerPatches
+    """
+    stiffness = np.ascontiguousarray(np.broadcast_to(np.asarray(normal_stiffness, float), faces.kind.shape))
+    return winkler_kernel(posed_geometry(packed, posed), faces, stiffness)
+
+
+@njit(cache=True)
+def winkler_kernel(geometry, faces, normal_stiffness):
+    """Steps 2-5 for all pairs (see the module docstring); returns WinklerPatches."""
+    n_pairs = len(faces.kind)
+    out = WinklerPatches(np.zeros((n_pairs, 3)), np.zeros((n_pairs, 3)), np.zeros((n_pairs, 3)),
+                         np.empty((n_pairs, 3)), np.empty((n_pairs, 3)), np.zeros(n_pairs), np.zeros(n_pairs),
+                         np.zeros(n_pairs), np.zeros((n_pairs, 12, 12)))
+    workspace = clip_workspace(max_face_corners(geometry.face_vertex_start))
+    for k in range(n_pairs):
+        a = faces.body_a[k]
+        b = faces.body_b[k]
+        if faces.kind[k] == KIND_EDGE_EDGE:
+            reference, incident = a, b
+            reference_normal = row(faces.normal, k)
+            spring_area = (EDGE_SPRING_FRACTION * min(geometry.radius[a], geometry.radius[b])) ** 2
+            moments = point_moments(row(faces.point, k), -faces.gap[k], spring_area)
+        else:
+            reference_on_b = faces.kind[k] == KIND_REFERENCE_ON_B
+            reference = b if reference_on_b else a
+            incident = a if reference_on_b else b
+            reference_normal = row(geometry.face_normal, faces.reference_face[k])
+            moments = patch_moments(geometry, workspace, reference, faces.reference_face[k], incident,
+                                    faces.incident_face[k])
+        for i in range(3):
+            out.normal[k, i] = reference_normal[i] if reference == a else -reference_normal[i]
+        pair_wrench(out, k, moments, normal_stiffness[k], reference_normal, row(geometry.centre, incident),
+                    row(geometry.centre, reference), reference == a)
+    return out
+
+
+@njit(cache=True)
+def point_moments(point, penetration, area):
+    """Moments of a point spring of area ``area`` at ``point``: a patch only while it penetrates."""
+    zero = (0.0, 0.0, 0.0)
+    if penetration <= 0.0:
+        return PatchMoments(point, 0.0, zero, np.zeros((3, 3)), 0.0, 0.0)
+    return PatchMoments(point, area, zero, np.zeros((3, 3)), penetration, penetration)
+
+
+@njit(cache=True)
+def patch_moments(geometry, workspace, reference, reference_face, incident, incident_face):
+    """Steps 2-3: clip the incident face to the patch P below the reference face; its moments.
+
+    Returns PatchMoments about the first corner of P (area 0 and the incident face's first
+    corner as origin when nothing penetrates).
+    """
+    corner = workspace.corner
+    normal = row(geometry.face_normal, reference_face)
+    offset = geometry.face_offset[reference_face]
+    n_corners = geometry.face_vertex_start[incident_face + 1] - geometry.face_vertex_start[incident_face]
+    for j in range(n_corners):
+        position = face_corner(geometry, incident, incident_face, j)
+        for i in range(3):
+            corner[0, j, i] = position[i]
+    layer = 0
+    # the side planes: side j runs from corner j to j + 1 of a loop CCW about the normal
+    n_sides = geometry.face_vertex_start[reference_face + 1] - geometry.face_vertex_start[reference_face]
+    for j in range(n_sides):
+        start = face_corner(geometry, reference, reference_face, j)
+        side_normal = cross(subtract(face_corner(geometry, reference, reference_face, (j + 1) % n_sides), start),
+                            normal)
+        n_corners = clip_by_plane(workspace, layer, n_corners, side_normal, dot(side_normal, start), SIDE_LINE + j,
+                                  0.0)
+        layer = 1 - layer
+    # the reference plane: keep h = n . x - offset <= 0
+    n_corners = clip_by_plane(workspace, layer, n_corners, normal, offset, SIDE_LINE + n_sides, 0.0)
+    layer = 1 - layer
+    if n_corners < 3:
+        return PatchMoments(face_corner(geometry, incident, incident_face, 0), 0.0, (0.0, 0.0, 0.0),
+                            np.zeros((3, 3)), 0.0, 0.0)
+    origin = (corner[layer, 0, 0], corner[layer, 0, 1], corner[layer, 0, 2])
+    area = 0.0
+    first = np.zeros(3)
+    second = np.zeros((3, 3))
+    deepest = 0.0
+    for j in range(n_corners):
+        deepest = max(deepest, offset - (normal[0] * corner[layer, j, 0] + normal[1] * corner[layer, j, 1]
+                                         + normal[2] * corner[layer, j, 2]))
+    # the fan of triangles (p, y_j, y_j+1), p at y = 0
+    for j in range(1, n_corners - 1):
+        y1 = subtract((corner[layer, j, 0], corner[layer, j, 1], corner[layer, j, 2]), origin)
+        y2 = subtract((corner[layer, j + 1, 0], corner[layer, j + 1, 1], corner[layer, j + 1, 2]), origin)
+        twice = cross(y1, y2)
+        triangle = 0.5 * np.sqrt(dot(twice, twice))
+        area += triangle
+        for r in range(3):
+            first[r] += triangle / 3.0 * (y1[r] + y2[r])
+            for c in range(3):
+                second[r, c] += triangle / 12.0 * (y1[r] * y1[c] + y2[r] * y2[c]
+                                                   + (y1[r] + y2[r]) * (y1[c] + y2[c]))
+    return PatchMoments(origin, area, (first[0], first[1], first[2]), second, offset - dot(normal, origin), deepest)
+
+
+@njit(cache=True)
+def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, centre_reference, reference_is_a):
+    """Steps 4-5: the wrenches of one pair from its patch moments, and their tangent, into row k of ``out``.
+
+    With y = x - p over P, d(y) = d(p) - n . y, D0 = int d dA = d(p) A - n . T1 and
+    D1 = int d y dA = d(p) T1 - T2 n; c_I, c_R the centres relative to p:
+
+        F_I = k_n D0 n,  tau_I = k_n (D1 - c_I D0) x n,  F_R = -F_I,  tau_R = -k_n (D1 - c_R D0) x n.
+
+    Tangent: at a material point x of the incident block the closure varies as
+    dd(x) = -n . (du_I(x) - du_R(x)), du = dx + dtheta x (x - c), i.e. dd = a + b . y with
+    a = -n . (dx_I - dx_R) + dtheta_I . (c_I x n) - dtheta_R . (c_R x n) and b = n x (dtheta_R - dtheta_I);
+    the normal turns with the reference block, dn = dtheta_R x n, and the points of P move with
+    the incident block. Then dD0 = a A + b . T1, dD1 = a T1 + T2 b + D0 dx_I + dtheta_I x (D1 - c_I D0),
+    and F, tau vary through D0, D1, n and the centres. The boundary of P where d = 0 moves
+    without changing the integrals (the integrand vanishes there); the motion of its sides on
+    the reference face's side planes is neglected: the tangent is exact when P is not clipped
+    by them (an incident face inside the reference face) and misses the terms of those sides
+    (of relative order of the tilt between the faces) otherwise.
+
+    ``normal`` is n, the reference face's outward normal (into the incident block);
+    ``reference_is_a`` places I and R in the (A, B) order of the outputs.
+    """
+    area, first, second, penetration = moments.area, moments.first, moments.second, moments.penetration
+    origin = moments.origin
+    c_incident = subtract(centre_incident, origin)
+    c_reference = subtract(centre_reference, origin)
+    if area > 0.0:
+        force_sum = penetration * area - dot(normal, first)
+        lever_sum = (penetration * first[0] - dot(row(second, 0), normal),
+                     penetration * first[1] - dot(row(second, 1), normal),
+                     penetration * first[2] - dot(row(second, 2), normal))
+    else:
+        force_sum = 0.0
+        lever_sum = (0.0, 0.0, 0.0)
+    out.area[k] = area
+    out.normal_force[k] = normal_stiffness * force_sum
+    out.penetration_max[k] = moments.deepest
+    centre = scaled(1.0 / force_sum, lever_sum) if force_sum > 0.0 else (
+        scaled(1.0 / area, first) if area > 0.0 else (0.0, 0.0, 0.0))
+    # rows and columns of the 12 x 12 tangent: A's six, then B's (displacement then rotation)
+    incident_slot = 6 if reference_is_a else 0
+    reference_slot = 0 if reference_is_a else 6
+    arm_incident = subtract(lever_sum, scaled(force_sum, c_incident))
+    arm_reference = subtract(lever_sum, scaled(force_sum, c_reference))
+    torque_incident = scaled(normal_stiffness, cross(arm_incident, normal))
+    torque_reference = scaled(-normal_stiffness, cross(arm_reference, normal))
+    for i in range(3):
+        out.pressure_centre[k, i] = origin[i] + centre[i]
+        out.force_a[k, i] = (-1.0 if reference_is_a else 1.0) * normal_stiffness * force_sum * normal[i]
+        out.torque_a[k, i] = torque_reference[i] if reference_is_a else torque_incident[i]
+        out.torque_b[k, i] = torque_incident[i] if reference_is_a else torque_reference[i]
+    if area == 0.0:
+        return
+    # the tangent, one column (unit displacement of one coordinate) at a time
+    for column in range(12):
+        shift = np.zeros(12)
+        shift[column] = 1.0
+        dx_i = (shift[incident_slot], shift[incident_slot + 1], shift[incident_slot + 2])
+        dtheta_i = (shift[incident_slot + 3], shift[incident_slot + 4], shift[incident_slot + 5])
+        dx_r = (shift[reference_slot], shift[reference_slot + 1], shift[reference_slot + 2])
+        dtheta_r = (shift[reference_slot + 3], shift[reference_slot + 4], shift[reference_slot + 5])
+        a = (-dot(normal, subtract(dx_i, dx_r)) + dot(dtheta_i, cross(c_incident, normal))
+             - dot(dtheta_r, cross(c_reference, normal)))
+        b = cross(normal, subtract(dtheta_r, dtheta_i))
+        d_force_sum = a * area + dot(b, first)
+        d_lever_sum = (a * first[0] + dot(row(second, 0), b) + force_sum * dx_i[0],
+                       a * first[1] + dot(row(second, 1), b) + force_sum * dx_i[1],
+                       a * first[2] + dot(row(second, 2), b) + force_sum * dx_i[2])
+        carried = cross(dtheta_i, arm_incident)
+        d_lever_sum = (d_lever_sum[0] + carried[0], d_lever_sum[1] + carried[1], d_lever_sum[2] + carried[2])
+        d_normal = cross(dtheta_r, normal)
+        d_force = scaled(normal_stiffness, (d_force_sum * normal[0] + force_sum * d_normal[0],
+                                            d_force_sum * normal[1] + force_sum * d_normal[1],
+                                            d_force_sum * normal[2] + force_sum * d_normal[2]))
+        d_torque_incident = torque_variation(normal_stiffness, normal, d_normal, d_lever_sum, force_sum,
+                                             d_force_sum, dx_i, c_incident, arm_incident)
+        d_torque_reference = torque_variation(-normal_stiffness, normal, d_normal, d_lever_sum, force_sum,
+                                              d_force_sum, dx_r, c_reference, arm_reference)
+        for i in range(3):
+            out.stiffness[k, incident_slot + i, column] = d_force[i]
+            out.stiffness[k, reference_slot + i, column] = -d_force[i]
+            out.stiffness[k, incident_slot + 3 + i, column] = d_torque_incident[i]
+            out.stiffness[k, reference_slot + 3 + i, column] = d_torque_reference[i]
+
+
+@njit(cache=True)
+def torque_variation(scale, normal, d_normal, d_lever_sum, force_sum, d_force_sum, d_centre, centre, arm):
+    """Variation of tau = scale (D1 - c D0) x n: scale [(dD1 - dc D0 - c dD0) x n + (D1 - c D0) x dn]."""
+    d_arm = (d_lever_sum[0] - d_centre[0] * force_sum - centre[0] * d_force_sum,
+             d_lever_sum[1] - d_centre[1] * force_sum - centre[1] * d_force_sum,
+             d_lever_sum[2] - d_centre[2] * force_sum - centre[2] * d_force_sum)
+    first = cross(d_arm, normal)
+    second = cross(arm, d_normal)
+    return scaled(scale, (first[0] + second[0], first[1] + second[1], first[2] + second[2]))
