@@ -25,7 +25,7 @@ from numba import njit
 from extrados.engine.collision.face_contacts import clip_by_plane, clip_workspace, face_corner, max_face_corners
 from extrados.engine.collision.feature_id import KIND_EDGE_EDGE, KIND_REFERENCE_ON_B, SIDE_LINE, decode_features
 from extrados.engine.collision.narrow_phase import posed_geometry
-from extrados.engine.collision.vectors import cross, dot, row, scaled, subtract
+from extrados.engine.collision.vectors import along, cross, dot, row, scaled, subtract
 
 #: Edge-edge springs: a_e = (EDGE_SPRING_FRACTION * smaller bounding radius)^2, the area of a
 #: Winkler patch that only keeps crossing edges from interpenetrating (masonry joints are faces):
@@ -50,7 +50,8 @@ WinklerPatches = namedtuple("WinklerPatches", [
     "torque_a",         # (n_pairs, 3) float64, N m, on A about A's centre of mass
     "torque_b",         # (n_pairs, 3) float64, N m, on B about B's centre of mass
     "normal",           # (n_pairs, 3) float64, unit, from A to B (the reference face's normal, signed)
-    "pressure_centre",  # (n_pairs, 3) float64, m, int d x / int d; the patch centroid without pressure
+    "pressure_centre",  # (n_pairs, 3) float64, m, int d x / int d; the centroid of P without pressure,
+                        # the mean corner of the joint polygon without P (apart); the point of an edge pair
     "area",             # (n_pairs,) float64, m^2, penetrated area of P (a_e for a penetrating edge pair)
     "normal_force",     # (n_pairs,) float64, N, k_n int_P d dA >= 0
     "penetration_max",  # (n_pairs,) float64, m, largest d over P (0 when apart)
@@ -161,8 +162,8 @@ def point_moments(point, penetration, area):
 def patch_moments(geometry, workspace, reference, reference_face, incident, incident_face):
     """Steps 2-3: clip the incident face to the patch P below the reference face; its moments.
 
-    Returns PatchMoments about the first corner of P (area 0 and the incident face's first
-    corner as origin when nothing penetrates).
+    Returns PatchMoments about the first corner of P (area 0 about the mean corner of the
+    side-clipped incident face, the joint polygon, when nothing penetrates).
     """
     corner = workspace.corner
     normal = row(geometry.face_normal, reference_face)
@@ -182,12 +183,15 @@ def patch_moments(geometry, workspace, reference, reference_face, incident, inci
         n_corners = clip_by_plane(workspace, layer, n_corners, side_normal, dot(side_normal, start), SIDE_LINE + j,
                                   0.0)
         layer = 1 - layer
+    joint_centre = (0.0, 0.0, 0.0)
+    for j in range(n_corners):
+        joint_centre = along(joint_centre, 1.0 / n_corners, (corner[layer, j, 0], corner[layer, j, 1],
+                                                             corner[layer, j, 2]))
     # the reference plane: keep h = n . x - offset <= 0
     n_corners = clip_by_plane(workspace, layer, n_corners, normal, offset, SIDE_LINE + n_sides, 0.0)
     layer = 1 - layer
     if n_corners < 3:
-        return PatchMoments(face_corner(geometry, incident, incident_face, 0), 0.0, (0.0, 0.0, 0.0),
-                            np.zeros((3, 3)), 0.0, 0.0)
+        return PatchMoments(joint_centre, 0.0, (0.0, 0.0, 0.0), np.zeros((3, 3)), 0.0, 0.0)
     origin = (corner[layer, 0, 0], corner[layer, 0, 1], corner[layer, 0, 2])
     area = 0.0
     first = np.zeros(3)
