@@ -271,12 +271,10 @@ def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, cent
         return
     # the tangent, one column (unit displacement of one coordinate) at a time
     for column in range(12):
-        shift = np.zeros(12)
-        shift[column] = 1.0
-        dx_i = (shift[incident_slot], shift[incident_slot + 1], shift[incident_slot + 2])
-        dtheta_i = (shift[incident_slot + 3], shift[incident_slot + 4], shift[incident_slot + 5])
-        dx_r = (shift[reference_slot], shift[reference_slot + 1], shift[reference_slot + 2])
-        dtheta_r = (shift[reference_slot + 3], shift[reference_slot + 4], shift[reference_slot + 5])
+        dx_i = unit_part(column, incident_slot)
+        dtheta_i = unit_part(column, incident_slot + 3)
+        dx_r = unit_part(column, reference_slot)
+        dtheta_r = unit_part(column, reference_slot + 3)
         a = (-dot(normal, subtract(dx_i, dx_r)) + dot(dtheta_i, cross(c_incident, normal))
              - dot(dtheta_r, cross(c_reference, normal)))
         b = cross(normal, subtract(dtheta_r, dtheta_i))
@@ -299,6 +297,12 @@ def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, cent
             out.stiffness[k, reference_slot + i, column] = -d_force[i]
             out.stiffness[k, incident_slot + 3 + i, column] = d_torque_incident[i]
             out.stiffness[k, reference_slot + 3 + i, column] = d_torque_reference[i]
+
+
+@njit(cache=True)
+def unit_part(column, start):
+    """Entries start .. start + 2 of the unit 12-vector e_column, as a 3-tuple."""
+    return (1.0 if column == start else 0.0, 1.0 if column == start + 1 else 0.0, 1.0 if column == start + 2 else 0.0)
 
 
 @njit(cache=True)
