@@ -10,7 +10,7 @@ from scipy.optimize import brentq
 
 from extrados import Model, generators
 from extrados.engine.collision.detect import detect_contacts
-from extrados.engine.collision.feature_id import KIND_EDGE_EDGE, KIND_REFERENCE_ON_B
+from extrados.engine.collision.feature_id import KIND_EDGE_EDGE, KIND_REFERENCE_ON_A, KIND_REFERENCE_ON_B
 from extrados.engine.contact.winkler import EDGE_SPRING_FRACTION, pair_faces, winkler_patches
 from extrados.engine.geometry.packed import pack_polyhedra, pose_polyhedra
 from extrados.engine.geometry.quaternion import (quat_from_axis_angle, quat_multiply, quat_to_matrix,
@@ -170,10 +170,35 @@ def test_tangent_matches_central_differences_on_partly_uplifted_poses():
         assert faces.kind.tolist() == [KIND_REFERENCE_ON_B]
         patch = scene.patches(faces)
         assert 0.0 < patch.area[0] < 0.5 * 0.25  # partly uplifted
-        tangent = patch.stiffness[0]
-        # step: 1e-7 m or rad against penetrations of millimetres (truncation ~1e-8, round-off ~1e-11)
-        error = np.abs(finite_difference_tangent(scene, faces, 1e-7) - tangent).max() / np.abs(tangent).max()
-        assert error < 1e-5
+        assert_tangent_matches_central_differences(scene, faces)
+
+
+def overhanging_scene():
+    """A block overhanging a smaller one (both faces clip each other), tilted so a part uplifts."""
+    lower = box_block("lower", (-0.2, -0.15, -0.4), (0.2, 0.15, 0.0), support=True)
+    upper = box_block("upper", (-0.15, -0.2, 0.0), (0.45, 0.4, 0.5))
+    scene = Scene(document([lower, upper]), 5e8)
+    scene.orientation[1] = quat_from_axis_angle(np.array([1.0, 0.3, 0.0]) / np.linalg.norm([1.0, 0.3, 0.0]), 0.01)
+    scene.position[1, 2] -= 0.0005
+    return scene
+
+
+def assert_tangent_matches_central_differences(scene, faces):
+    tangent = scene.patches(faces).stiffness[0]
+    # step: 1e-7 m or rad against penetrations of millimetres (truncation ~1e-8, round-off ~1e-11)
+    error = np.abs(finite_difference_tangent(scene, faces, 1e-7) - tangent).max() / np.abs(tangent).max()
+    assert error < 1e-5
+
+
+def test_tangent_counts_the_side_planes_that_clip_the_patch():
+    scene = overhanging_scene()
+    assert_tangent_matches_central_differences(scene, scene.detect())
+    # a level block on the ground: its own base is the reference face, the ground's face is clipped
+    scene, _ = rocking_scene(0.5, 1.0, 0.25, 5e8)
+    scene.position[0, 2] -= 0.001
+    faces = scene.detect()
+    assert faces.kind.tolist() == [KIND_REFERENCE_ON_A]
+    assert_tangent_matches_central_differences(scene, faces)
 
 
 def assert_balanced(scene, patch):
@@ -199,8 +224,9 @@ def brute_force_patch(scene, faces):
     normal, offset = posed.face_normal[faces.reference_face[0]], posed.face_offset[faces.reference_face[0]]
     fractions = (np.arange(GRID) + 0.5) / GRID
     u, w = np.meshgrid(fractions, fractions)
-    points = incident[0] + u.reshape(-1, 1) * (incident[1] - incident[0]) + w.reshape(-1, 1) * (incident[3] - incident[0])
-    cell = np.linalg.norm(np.cross(incident[1] - incident[0], incident[3] - incident[0])) / GRID ** 2
+    along_u, along_w = incident[1] - incident[0], incident[3] - incident[0]
+    points = incident[0] + u.reshape(-1, 1) * along_u + w.reshape(-1, 1) * along_w
+    cell = np.linalg.norm(np.cross(along_u, along_w)) / GRID ** 2
     penetration = offset - points @ normal
     inside = penetration > 0.0
     for j in range(len(reference)):
@@ -220,11 +246,7 @@ def assert_matches_brute_force(scene, faces):
 
 
 def test_block_overhanging_a_smaller_block_presses_over_the_clipped_polygon():
-    lower = box_block("lower", (-0.2, -0.15, -0.4), (0.2, 0.15, 0.0), support=True)
-    upper = box_block("upper", (-0.15, -0.2, 0.0), (0.45, 0.4, 0.5))
-    scene = Scene(document([lower, upper]), 5e8)
-    scene.orientation[1] = quat_from_axis_angle(np.array([1.0, 0.3, 0.0]) / np.linalg.norm([1.0, 0.3, 0.0]), 0.01)
-    scene.position[1, 2] -= 0.0005
+    scene = overhanging_scene()
     faces = scene.detect()
     patch = scene.patches(faces)
     overlap = 0.35 * 0.3  # x from -0.15 to 0.2, y from -0.15 to 0.15: both faces overhang

@@ -32,6 +32,9 @@ from extrados.engine.collision.vectors import along, cross, dot, row, scaled, su
 #: 5 % of the radius is a patch 1/400 of a block's cross-section, soft next to any face joint.
 EDGE_SPRING_FRACTION = 0.05
 
+#: Simpson's weights at the start, middle and end of a segment, per unit length.
+SIMPSON = (1.0 / 6.0, 4.0 / 6.0, 1.0 / 6.0)
+
 #: The faces of each touching pair, decoded from its first contact (engine.collision.feature_id).
 PairFaces = namedtuple("PairFaces", [
     "body_a",          # (n_pairs,) int64
@@ -66,6 +69,14 @@ PatchMoments = namedtuple("PatchMoments", [
     "second",       # (3, 3) float64, m^4, T2 = int y y^T dA
     "penetration",  # m, d(p)
     "deepest",      # m, largest d over the patch
+    "n_side_edges",  # edges of P on the reference face's side planes, in SideEdges
+])
+
+#: The edges of a patch P that lie on side planes of the reference face (their motion moves P).
+SideEdges = namedtuple("SideEdges", [
+    "start",   # (capacity, 3) float64, m, y = x - p of the edge's first corner
+    "end",     # (capacity, 3) float64, m, y of its second corner
+    "weight",  # (capacity, 3) float64, 1/m: s / |s_t|, s the side plane's normal, s_t its part in the incident face
 ])
 
 
@@ -127,6 +138,8 @@ def winkler_kernel(geometry, faces, normal_stiffness):
                          np.empty((n_pairs, 3)), np.empty((n_pairs, 3)), np.zeros(n_pairs), np.zeros(n_pairs),
                          np.zeros(n_pairs), np.zeros((n_pairs, 12, 12)))
     workspace = clip_workspace(max_face_corners(geometry.face_vertex_start))
+    capacity = workspace.corner.shape[1]
+    side_edges = SideEdges(np.empty((capacity, 3)), np.empty((capacity, 3)), np.empty((capacity, 3)))
     for k in range(n_pairs):
         a = faces.body_a[k]
         b = faces.body_b[k]
@@ -140,12 +153,12 @@ def winkler_kernel(geometry, faces, normal_stiffness):
             reference = b if reference_on_b else a
             incident = a if reference_on_b else b
             reference_normal = row(geometry.face_normal, faces.reference_face[k])
-            moments = patch_moments(geometry, workspace, reference, faces.reference_face[k], incident,
+            moments = patch_moments(geometry, workspace, side_edges, reference, faces.reference_face[k], incident,
                                     faces.incident_face[k])
         for i in range(3):
             out.normal[k, i] = reference_normal[i] if reference == a else -reference_normal[i]
-        pair_wrench(out, k, moments, normal_stiffness[k], reference_normal, row(geometry.centre, incident),
-                    row(geometry.centre, reference), reference == a)
+        pair_wrench(out, k, moments, side_edges, normal_stiffness[k], reference_normal,
+                    row(geometry.centre, incident), row(geometry.centre, reference), reference == a)
     return out
 
 
@@ -154,16 +167,17 @@ def point_moments(point, penetration, area):
     """Moments of a point spring of area ``area`` at ``point``: a patch only while it penetrates."""
     zero = (0.0, 0.0, 0.0)
     if penetration <= 0.0:
-        return PatchMoments(point, 0.0, zero, np.zeros((3, 3)), 0.0, 0.0)
-    return PatchMoments(point, area, zero, np.zeros((3, 3)), penetration, penetration)
+        return PatchMoments(point, 0.0, zero, np.zeros((3, 3)), 0.0, 0.0, 0)
+    return PatchMoments(point, area, zero, np.zeros((3, 3)), penetration, penetration, 0)
 
 
 @njit(cache=True)
-def patch_moments(geometry, workspace, reference, reference_face, incident, incident_face):
+def patch_moments(geometry, workspace, side_edges, reference, reference_face, incident, incident_face):
     """Steps 2-3: clip the incident face to the patch P below the reference face; its moments.
 
     Returns PatchMoments about the first corner of P (area 0 about the mean corner of the
-    side-clipped incident face, the joint polygon, when nothing penetrates).
+    side-clipped incident face, the joint polygon, when nothing penetrates); the edges of P on
+    the reference face's side planes go to ``side_edges``.
     """
     corner = workspace.corner
     normal = row(geometry.face_normal, reference_face)
@@ -173,6 +187,8 @@ def patch_moments(geometry, workspace, reference, reference_face, incident, inci
         position = face_corner(geometry, incident, incident_face, j)
         for i in range(3):
             corner[0, j, i] = position[i]
+        workspace.line[0, j, 0] = (j - 1) % n_corners
+        workspace.line[0, j, 1] = j
     layer = 0
     # the side planes: side j runs from corner j to j + 1 of a loop CCW about the normal
     n_sides = geometry.face_vertex_start[reference_face + 1] - geometry.face_vertex_start[reference_face]
@@ -191,7 +207,7 @@ def patch_moments(geometry, workspace, reference, reference_face, incident, inci
     n_corners = clip_by_plane(workspace, layer, n_corners, normal, offset, SIDE_LINE + n_sides, 0.0)
     layer = 1 - layer
     if n_corners < 3:
-        return PatchMoments(joint_centre, 0.0, (0.0, 0.0, 0.0), np.zeros((3, 3)), 0.0, 0.0)
+        return PatchMoments(joint_centre, 0.0, (0.0, 0.0, 0.0), np.zeros((3, 3)), 0.0, 0.0, 0)
     origin = (corner[layer, 0, 0], corner[layer, 0, 1], corner[layer, 0, 2])
     area = 0.0
     first = np.zeros(3)
@@ -212,11 +228,45 @@ def patch_moments(geometry, workspace, reference, reference_face, incident, inci
             for c in range(3):
                 second[r, c] += triangle / 12.0 * (y1[r] * y1[c] + y2[r] * y2[c]
                                                    + (y1[r] + y2[r]) * (y1[c] + y2[c]))
-    return PatchMoments(origin, area, (first[0], first[1], first[2]), second, offset - dot(normal, origin), deepest)
+    n_side_edges = record_side_edges(geometry, workspace, layer, n_corners, side_edges, reference, reference_face,
+                                     incident_face, origin)
+    return PatchMoments(origin, area, (first[0], first[1], first[2]), second, offset - dot(normal, origin), deepest,
+                        n_side_edges)
 
 
 @njit(cache=True)
-def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, centre_reference, reference_is_a):
+def record_side_edges(geometry, workspace, layer, n_corners, side_edges, reference, reference_face, incident_face,
+                      origin):
+    """Write the edges of P (layer ``layer`` of the workspace) that lie on side planes of the
+    reference face to ``side_edges``, about ``origin``; returns their number.
+
+    Edge j of P, from corner j to j + 1, lies on the line out of corner j (clip_by_plane).
+    """
+    normal = row(geometry.face_normal, reference_face)
+    incident_normal = row(geometry.face_normal, incident_face)
+    n_sides = geometry.face_vertex_start[reference_face + 1] - geometry.face_vertex_start[reference_face]
+    count = 0
+    for j in range(n_corners):
+        side = workspace.line[layer, j, 1] - SIDE_LINE
+        if side < 0 or side >= n_sides:
+            continue
+        start = face_corner(geometry, reference, reference_face, side)
+        side_normal = cross(subtract(face_corner(geometry, reference, reference_face, (side + 1) % n_sides), start),
+                            normal)
+        in_face = along(side_normal, -dot(side_normal, incident_normal), incident_normal)
+        weight = scaled(1.0 / dot(in_face, in_face) ** 0.5, side_normal)
+        following = (j + 1) % n_corners
+        for i in range(3):
+            side_edges.start[count, i] = workspace.corner[layer, j, i] - origin[i]
+            side_edges.end[count, i] = workspace.corner[layer, following, i] - origin[i]
+            side_edges.weight[count, i] = weight[i]
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def pair_wrench(out, k, moments, side_edges, normal_stiffness, normal, centre_incident, centre_reference,
+                reference_is_a):
     """Steps 4-5: the wrenches of one pair from its patch moments, and their tangent, into row k of ``out``.
 
     With y = x - p over P, d(y) = d(p) - n . y, D0 = int d dA = d(p) A - n . T1 and
@@ -228,12 +278,12 @@ def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, cent
     dd(x) = -n . (du_I(x) - du_R(x)), du = dx + dtheta x (x - c), i.e. dd = a + b . y with
     a = -n . (dx_I - dx_R) + dtheta_I . (c_I x n) - dtheta_R . (c_R x n) and b = n x (dtheta_R - dtheta_I);
     the normal turns with the reference block, dn = dtheta_R x n, and the points of P move with
-    the incident block. Then dD0 = a A + b . T1, dD1 = a T1 + T2 b + D0 dx_I + dtheta_I x (D1 - c_I D0),
-    and F, tau vary through D0, D1, n and the centres. The boundary of P where d = 0 moves
-    without changing the integrals (the integrand vanishes there); the motion of its sides on
-    the reference face's side planes is neglected: the tangent is exact when P is not clipped
-    by them (an incident face inside the reference face) and misses the terms of those sides
-    (of relative order of the tilt between the faces) otherwise.
+    the incident block. Then dD0 = a A + b . T1, dD1 = a T1 + T2 b + D0 dx_I + dtheta_I x (D1 - c_I D0)
+    plus the terms of P's edges on the reference face's side planes, which move with the
+    reference block (side_edge_terms), and F, tau vary through D0, D1, n and the centres. The
+    boundary of P where d = 0 moves without changing the integrals (the integrand vanishes
+    there); the incident face's own edges are material. The tangent is exact (up to the
+    poses where P changes its number of edges).
 
     ``normal`` is n, the reference face's outward normal (into the incident block);
     ``reference_is_a`` places I and R in the (A, B) order of the outputs.
@@ -278,10 +328,12 @@ def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, cent
         a = (-dot(normal, subtract(dx_i, dx_r)) + dot(dtheta_i, cross(c_incident, normal))
              - dot(dtheta_r, cross(c_reference, normal)))
         b = cross(normal, subtract(dtheta_r, dtheta_i))
-        d_force_sum = a * area + dot(b, first)
-        d_lever_sum = (a * first[0] + dot(row(second, 0), b) + force_sum * dx_i[0],
-                       a * first[1] + dot(row(second, 1), b) + force_sum * dx_i[1],
-                       a * first[2] + dot(row(second, 2), b) + force_sum * dx_i[2])
+        edge_force_sum, edge_lever_sum = side_edge_terms(moments, side_edges, normal, dx_i, dtheta_i, dx_r,
+                                                         dtheta_r, c_incident, c_reference)
+        d_force_sum = a * area + dot(b, first) + edge_force_sum
+        d_lever_sum = (a * first[0] + dot(row(second, 0), b) + force_sum * dx_i[0] + edge_lever_sum[0],
+                       a * first[1] + dot(row(second, 1), b) + force_sum * dx_i[1] + edge_lever_sum[1],
+                       a * first[2] + dot(row(second, 2), b) + force_sum * dx_i[2] + edge_lever_sum[2])
         carried = cross(dtheta_i, arm_incident)
         d_lever_sum = (d_lever_sum[0] + carried[0], d_lever_sum[1] + carried[1], d_lever_sum[2] + carried[2])
         d_normal = cross(dtheta_r, normal)
@@ -297,6 +349,37 @@ def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, cent
             out.stiffness[k, reference_slot + i, column] = -d_force[i]
             out.stiffness[k, incident_slot + 3 + i, column] = d_torque_incident[i]
             out.stiffness[k, reference_slot + 3 + i, column] = d_torque_reference[i]
+
+
+@njit(cache=True)
+def side_edge_terms(moments, side_edges, normal, dx_i, dtheta_i, dx_r, dtheta_r, c_incident, c_reference):
+    """The terms of dD0 and dD1 from the motion of P's edges on the reference face's side planes.
+
+    Side plane phi(x) = s . (x - c_j) <= 0 moves with the reference block: at a material point
+    of the incident block d phi = s . dw, dw = du_I - du_R the relative displacement, so an edge
+    moves out of P by s . dw / |s_t| and int_P f dA changes by -int_edge f (s . dw) / |s_t| ds,
+    f = d or d y: products of up to three linear functions, exact by Simpson's rule.
+
+    Returns
+    -------
+    float, 3-tuple
+        The terms of dD0 (m^3) and of dD1 (m^4).
+    """
+    d_force_sum = 0.0
+    d_lever_sum = (0.0, 0.0, 0.0)
+    for e in range(moments.n_side_edges):
+        start = row(side_edges.start, e)
+        edge = subtract(row(side_edges.end, e), start)
+        weight = row(side_edges.weight, e)
+        for node in range(3):
+            y = along(start, 0.5 * node, edge)
+            closure = moments.penetration - dot(normal, y)
+            relative = subtract(along(dx_i, 1.0, cross(dtheta_i, subtract(y, c_incident))),
+                                along(dx_r, 1.0, cross(dtheta_r, subtract(y, c_reference))))
+            rate = -SIMPSON[node] * dot(edge, edge) ** 0.5 * closure * dot(weight, relative)
+            d_force_sum += rate
+            d_lever_sum = along(d_lever_sum, rate, y)
+    return d_force_sum, d_lever_sum
 
 
 @njit(cache=True)
