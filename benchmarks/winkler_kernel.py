@@ -21,10 +21,12 @@ from extrados.engine.collision.narrow_phase import posed_geometry
 from extrados.engine.contact.winkler import pair_faces, winkler_kernel, winkler_patches
 from extrados.engine.geometry.packed import pose_polyhedra
 from extrados.engine.geometry.quaternion import quat_from_axis_angle
+from extrados.engine.tolerance import TOL
 
 ENVELOPE = 0.005
 NORMAL_STIFFNESS = 5e8  # N/m^3, seed 003's k5
 SETTLEMENT = 1e-4  # m, each movable block lowered into its bed joint
+PARALLEL_SINE_SQUARED = 1.0 - TOL.parallel_cosine ** 2  # as winkler_patches hands it on
 
 
 def rocking_pose(mechanics):
@@ -62,7 +64,7 @@ def scene_row(name, doc, pose, calls):
     stiffness = np.full(len(faces.kind), NORMAL_STIFFNESS)
     times = [microseconds_per_call(lambda: pair_faces(contacts, packed), calls),
              microseconds_per_call(lambda: winkler_patches(packed, posed, faces, NORMAL_STIFFNESS), calls),
-             microseconds_per_call(lambda: winkler_kernel(geometry, faces, stiffness), calls)]
+             microseconds_per_call(lambda: winkler_kernel(geometry, faces, stiffness, PARALLEL_SINE_SQUARED), calls)]
     return f"{name:<14} {len(faces.kind):>6} " + " ".join(f"{t:>16.1f}" for t in times)
 
 

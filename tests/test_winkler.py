@@ -283,3 +283,7 @@ def test_crossing_edges_press_as_a_point_spring():
     np.testing.assert_allclose(patch.force_a[0], [0.0, 0.0, -spring * overlap], rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(patch.pressure_centre[0], contacts.point[0], atol=1e-15)
     assert patch.stiffness[0, 2, 2] == pytest.approx(-spring, rel=1e-12)  # F_A,z grows down as A rises
+    # the spring follows the pose: B lowered by as much again doubles the overlap
+    position[1, 2] -= overlap
+    patch = winkler_patches(packed, pose_polyhedra(packed, position, orientation), faces, normal_stiffness)
+    np.testing.assert_allclose(patch.force_a[0], [0.0, 0.0, -2.0 * spring * overlap], rtol=1e-9, atol=1e-9)

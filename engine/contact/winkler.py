@@ -13,19 +13,26 @@ For each touching pair of a detection (engine.collision.detect.Contacts):
    int y = A_t/3 sum_j y_j and int y y^T = A_t/12 [sum_j y_j y_j^T + (sum_j y_j)(sum_j y_j)^T].
 4. The wrenches: F_I = k_n (int_P d dA) n on the incident body, applied over P, -F_I on the
    reference body, with torques about each block's centre of mass (``pair_wrench``).
-5. Their tangent with respect to small world displacements and rotations of both blocks.
+5. Their tangent with respect to small world displacements and rotations of both blocks,
+   exact: the closure's variation over P plus the motion of P's edges on the side planes.
 
-An edge-edge pair (no face) is a point spring at the contact point: a patch of area a_e there.
+An edge-edge pair (no face) is a point spring where the edges cross: a patch of area a_e there,
+pressed by their overlap along their common normal, recomputed at each pose as the narrow phase
+does; its tangent is that of a point carried by B against a plane turning with A (it neglects
+the turning of the edges' common normal with B).
 """
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
+from extrados.engine.collision.edge_contacts import closest_points_of_edges
 from extrados.engine.collision.face_contacts import clip_by_plane, clip_workspace, face_corner, max_face_corners
 from extrados.engine.collision.feature_id import KIND_EDGE_EDGE, KIND_REFERENCE_ON_B, SIDE_LINE, decode_features
 from extrados.engine.collision.narrow_phase import posed_geometry
+from extrados.engine.collision.separating_axis import edge_pair_axis
 from extrados.engine.collision.vectors import along, cross, dot, row, scaled, subtract
+from extrados.engine.tolerance import TOL
 
 #: Edge-edge springs: a_e = (EDGE_SPRING_FRACTION * smaller bounding radius)^2, the area of a
 #: Winkler patch that only keeps crossing edges from interpenetrating (masonry joints are faces):
@@ -42,9 +49,8 @@ PairFaces = namedtuple("PairFaces", [
     "kind",            # (n_pairs,) int64, KIND_REFERENCE_ON_A / _ON_B / KIND_EDGE_EDGE
     "reference_face",  # (n_pairs,) int64, global face index into the packed polyhedra; -1 for edge-edge
     "incident_face",   # (n_pairs,) int64, global face index; -1 for edge-edge
-    "point",           # (n_pairs, 3) float64, m, world, the pair's first contact point
-    "normal",          # (n_pairs, 3) float64, unit, from A to B, the pair's first contact normal
-    "gap",             # (n_pairs,) float64, m, the pair's first contact gap (negative when penetrating)
+    "edge_a",          # (n_pairs,) int64, global edge index of A's crossing edge; -1 for face pairs
+    "edge_b",          # (n_pairs,) int64, global edge index of B's crossing edge; -1 for face pairs
 ])
 
 #: Winkler forces of the touching pairs and their tangent.
@@ -105,8 +111,10 @@ def pair_faces(contacts, packed):
     is_face = kind != KIND_EDGE_EDGE
     reference_face = np.where(is_face, packed.face_start[reference_body] + reference_local, -1)
     incident_face = np.where(is_face, packed.face_start[incident_body] + incident_local, -1)
-    return PairFaces(body_a, body_b, kind, reference_face, incident_face, np.ascontiguousarray(contacts.point[first]),
-                     np.ascontiguousarray(contacts.normal[first]), np.ascontiguousarray(contacts.gap[first]))
+    # an edge pair's feature holds the local edges of A and B where a face pair's holds its faces
+    edge_a = np.where(is_face, -1, packed.edge_start[body_a] + reference_local)
+    edge_b = np.where(is_face, -1, packed.edge_start[body_b] + incident_local)
+    return PairFaces(body_a, body_b, kind, reference_face, incident_face, edge_a, edge_b)
 
 
 def winkler_patches(packed, posed, faces, normal_stiffness):
@@ -127,12 +135,15 @@ def winkler_patches(packed, posed, faces, normal_stiffness):
     WinklerPatches
     """
     stiffness = np.ascontiguousarray(np.broadcast_to(np.asarray(normal_stiffness, float), faces.kind.shape))
-    return winkler_kernel(posed_geometry(packed, posed), faces, stiffness)
+    return winkler_kernel(posed_geometry(packed, posed), faces, stiffness, 1.0 - TOL.parallel_cosine ** 2)
 
 
 @njit(cache=True)
-def winkler_kernel(geometry, faces, normal_stiffness):
-    """Steps 2-5 for all pairs (see the module docstring); returns WinklerPatches."""
+def winkler_kernel(geometry, faces, normal_stiffness, parallel_sine_squared):
+    """Steps 2-5 for all pairs (see the module docstring); returns WinklerPatches.
+
+    ``parallel_sine_squared``: edges at a smaller angle's sine squared are parallel (TOL.parallel_cosine).
+    """
     n_pairs = len(faces.kind)
     out = WinklerPatches(np.zeros((n_pairs, 3)), np.zeros((n_pairs, 3)), np.zeros((n_pairs, 3)),
                          np.empty((n_pairs, 3)), np.empty((n_pairs, 3)), np.zeros(n_pairs), np.zeros(n_pairs),
@@ -145,9 +156,8 @@ def winkler_kernel(geometry, faces, normal_stiffness):
         b = faces.body_b[k]
         if faces.kind[k] == KIND_EDGE_EDGE:
             reference, incident = a, b
-            reference_normal = row(faces.normal, k)
-            spring_area = (EDGE_SPRING_FRACTION * min(geometry.radius[a], geometry.radius[b])) ** 2
-            moments = point_moments(row(faces.point, k), -faces.gap[k], spring_area)
+            reference_normal, moments = edge_moments(geometry, a, b, faces.edge_a[k], faces.edge_b[k],
+                                                     parallel_sine_squared)
         else:
             reference_on_b = faces.kind[k] == KIND_REFERENCE_ON_B
             reference = b if reference_on_b else a
@@ -163,12 +173,22 @@ def winkler_kernel(geometry, faces, normal_stiffness):
 
 
 @njit(cache=True)
-def point_moments(point, penetration, area):
-    """Moments of a point spring of area ``area`` at ``point``: a patch only while it penetrates."""
+def edge_moments(geometry, a, b, edge_a, edge_b, parallel_sine_squared):
+    """The axis (A to B) of two crossing edges at the pose, and the moments of their point spring.
+
+    As the narrow phase's edge contact (engine.collision.edge_contacts): the separation along
+    the edges' common normal, at the point midway between their closest points; a patch of area
+    a_e there while they penetrate (none when the edges no longer span a face of the Minkowski
+    difference).
+    """
+    valid, separation, axis = edge_pair_axis(geometry, a, b, edge_a, edge_b, parallel_sine_squared)
+    on_a, on_b = closest_points_of_edges(geometry, a, b, edge_a, edge_b)
+    point = along(on_a, 0.5, subtract(on_b, on_a))
     zero = (0.0, 0.0, 0.0)
-    if penetration <= 0.0:
-        return PatchMoments(point, 0.0, zero, np.zeros((3, 3)), 0.0, 0.0, 0)
-    return PatchMoments(point, area, zero, np.zeros((3, 3)), penetration, penetration, 0)
+    if not valid or separation >= 0.0:
+        return axis, PatchMoments(point, 0.0, zero, np.zeros((3, 3)), 0.0, 0.0, 0)
+    spring_area = (EDGE_SPRING_FRACTION * min(geometry.radius[a], geometry.radius[b])) ** 2
+    return axis, PatchMoments(point, spring_area, zero, np.zeros((3, 3)), -separation, -separation, 0)
 
 
 @njit(cache=True)
