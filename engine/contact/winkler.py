@@ -36,7 +36,7 @@ from extrados.engine.tolerance import TOL
 
 #: Edge-edge springs: a_e = (EDGE_SPRING_FRACTION * smaller bounding radius)^2, the area of a
 #: Winkler patch that only keeps crossing edges from interpenetrating (masonry joints are faces):
-#: 5 % of the radius is a patch 1/400 of a block's cross-section, soft next to any face joint.
+#: a_e = r^2 / 400, a few per mille of a face of the block: soft next to any face joint.
 EDGE_SPRING_FRACTION = 0.05
 
 #: Simpson's weights at the start, middle and end of a segment, per unit length.
