@@ -40,6 +40,17 @@ def closest_points_on_segments(p0, p1, q0, q1):
 
 
 @njit(cache=True, inline="always")
+def closest_points_of_edges(geometry, a, b, edge_a, edge_b):
+    """Closest points (3-tuples, world) of global edge edge_a of block a and edge_b of block b."""
+    va0 = geometry.vertex_start[a]
+    vb0 = geometry.vertex_start[b]
+    return closest_points_on_segments(row(geometry.vertex, va0 + geometry.edge_vertex[edge_a, 0]),
+                                      row(geometry.vertex, va0 + geometry.edge_vertex[edge_a, 1]),
+                                      row(geometry.vertex, vb0 + geometry.edge_vertex[edge_b, 0]),
+                                      row(geometry.vertex, vb0 + geometry.edge_vertex[edge_b, 1]))
+
+
+@njit(cache=True, inline="always")
 def edge_contact(geometry, thresholds, a, b, feature, contacts, slot):
     """Step 3: one contact midway between the closest points of two crossing edges, written at ``slot``.
 
@@ -51,13 +62,7 @@ def edge_contact(geometry, thresholds, a, b, feature, contacts, slot):
     _, separation, axis = edge_pair_axis(geometry, a, b, edge_a, edge_b, thresholds.parallel_sine_squared)
     if separation > thresholds.envelope:
         return 0
-    va0 = geometry.vertex_start[a]
-    vb0 = geometry.vertex_start[b]
-    on_a, on_b = closest_points_on_segments(
-        row(geometry.vertex, va0 + geometry.edge_vertex[edge_a, 0]),
-        row(geometry.vertex, va0 + geometry.edge_vertex[edge_a, 1]),
-        row(geometry.vertex, vb0 + geometry.edge_vertex[edge_b, 0]),
-        row(geometry.vertex, vb0 + geometry.edge_vertex[edge_b, 1]))
+    on_a, on_b = closest_points_of_edges(geometry, a, b, edge_a, edge_b)
     for i in range(3):
         contacts.point[slot, i] = 0.5 * (on_a[i] + on_b[i])
         contacts.normal[slot, i] = axis[i]

@@ -13,24 +13,34 @@ For each touching pair of a detection (engine.collision.detect.Contacts):
    int y = A_t/3 sum_j y_j and int y y^T = A_t/12 [sum_j y_j y_j^T + (sum_j y_j)(sum_j y_j)^T].
 4. The wrenches: F_I = k_n (int_P d dA) n on the incident body, applied over P, -F_I on the
    reference body, with torques about each block's centre of mass (``pair_wrench``).
-5. Their tangent with respect to small world displacements and rotations of both blocks.
+5. Their tangent with respect to small world displacements and rotations of both blocks,
+   exact: the closure's variation over P plus the motion of P's edges on the side planes.
 
-An edge-edge pair (no face) is a point spring at the contact point: a patch of area a_e there.
+An edge-edge pair (no face) is a point spring where the edges cross: a patch of area a_e there,
+pressed by their overlap along their common normal, recomputed at each pose as the narrow phase
+does; its tangent is that of a point carried by B against a plane turning with A (it neglects
+the turning of the edges' common normal with B).
 """
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
+from extrados.engine.collision.edge_contacts import closest_points_of_edges
 from extrados.engine.collision.face_contacts import clip_by_plane, clip_workspace, face_corner, max_face_corners
 from extrados.engine.collision.feature_id import KIND_EDGE_EDGE, KIND_REFERENCE_ON_B, SIDE_LINE, decode_features
 from extrados.engine.collision.narrow_phase import posed_geometry
-from extrados.engine.collision.vectors import cross, dot, row, scaled, subtract
+from extrados.engine.collision.separating_axis import edge_pair_axis
+from extrados.engine.collision.vectors import along, cross, dot, row, scaled, subtract
+from extrados.engine.tolerance import TOL
 
 #: Edge-edge springs: a_e = (EDGE_SPRING_FRACTION * smaller bounding radius)^2, the area of a
 #: Winkler patch that only keeps crossing edges from interpenetrating (masonry joints are faces):
-#: 5 % of the radius is a patch 1/400 of a block's cross-section, soft next to any face joint.
+#: a_e = r^2 / 400, a few per mille of a face of the block: soft next to any face joint.
 EDGE_SPRING_FRACTION = 0.05
+
+#: Simpson's weights at the start, middle and end of a segment, per unit length.
+SIMPSON = (1.0 / 6.0, 4.0 / 6.0, 1.0 / 6.0)
 
 #: The faces of each touching pair, decoded from its first contact (engine.collision.feature_id).
 PairFaces = namedtuple("PairFaces", [
@@ -39,9 +49,8 @@ PairFaces = namedtuple("PairFaces", [
     "kind",            # (n_pairs,) int64, KIND_REFERENCE_ON_A / _ON_B / KIND_EDGE_EDGE
     "reference_face",  # (n_pairs,) int64, global face index into the packed polyhedra; -1 for edge-edge
     "incident_face",   # (n_pairs,) int64, global face index; -1 for edge-edge
-    "point",           # (n_pairs, 3) float64, m, world, the pair's first contact point
-    "normal",          # (n_pairs, 3) float64, unit, from A to B, the pair's first contact normal
-    "gap",             # (n_pairs,) float64, m, the pair's first contact gap (negative when penetrating)
+    "edge_a",          # (n_pairs,) int64, global edge index of A's crossing edge; -1 for face pairs
+    "edge_b",          # (n_pairs,) int64, global edge index of B's crossing edge; -1 for face pairs
 ])
 
 #: Winkler forces of the touching pairs and their tangent.
@@ -50,7 +59,8 @@ WinklerPatches = namedtuple("WinklerPatches", [
     "torque_a",         # (n_pairs, 3) float64, N m, on A about A's centre of mass
     "torque_b",         # (n_pairs, 3) float64, N m, on B about B's centre of mass
     "normal",           # (n_pairs, 3) float64, unit, from A to B (the reference face's normal, signed)
-    "pressure_centre",  # (n_pairs, 3) float64, m, int d x / int d; the patch centroid without pressure
+    "pressure_centre",  # (n_pairs, 3) float64, m, int d x / int d; the centroid of P without pressure,
+                        # the mean corner of the joint polygon without P (apart); the point of an edge pair
     "area",             # (n_pairs,) float64, m^2, penetrated area of P (a_e for a penetrating edge pair)
     "normal_force",     # (n_pairs,) float64, N, k_n int_P d dA >= 0
     "penetration_max",  # (n_pairs,) float64, m, largest d over P (0 when apart)
@@ -65,6 +75,14 @@ PatchMoments = namedtuple("PatchMoments", [
     "second",       # (3, 3) float64, m^4, T2 = int y y^T dA
     "penetration",  # m, d(p)
     "deepest",      # m, largest d over the patch
+    "n_side_edges",  # edges of P on the reference face's side planes, in SideEdges
+])
+
+#: The edges of a patch P that lie on side planes of the reference face (their motion moves P).
+SideEdges = namedtuple("SideEdges", [
+    "start",   # (capacity, 3) float64, m, y = x - p of the edge's first corner
+    "end",     # (capacity, 3) float64, m, y of its second corner
+    "weight",  # (capacity, 3) float64, 1/m: s / |s_t|, s the side plane's normal, s_t its part in the incident face
 ])
 
 
@@ -93,8 +111,10 @@ def pair_faces(contacts, packed):
     is_face = kind != KIND_EDGE_EDGE
     reference_face = np.where(is_face, packed.face_start[reference_body] + reference_local, -1)
     incident_face = np.where(is_face, packed.face_start[incident_body] + incident_local, -1)
-    return PairFaces(body_a, body_b, kind, reference_face, incident_face, np.ascontiguousarray(contacts.point[first]),
-                     np.ascontiguousarray(contacts.normal[first]), np.ascontiguousarray(contacts.gap[first]))
+    # an edge pair's feature holds the local edges of A and B where a face pair's holds its faces
+    edge_a = np.where(is_face, -1, packed.edge_start[body_a] + reference_local)
+    edge_b = np.where(is_face, -1, packed.edge_start[body_b] + incident_local)
+    return PairFaces(body_a, body_b, kind, reference_face, incident_face, edge_a, edge_b)
 
 
 def winkler_patches(packed, posed, faces, normal_stiffness):
@@ -115,54 +135,69 @@ def winkler_patches(packed, posed, faces, normal_stiffness):
     WinklerPatches
     """
     stiffness = np.ascontiguousarray(np.broadcast_to(np.asarray(normal_stiffness, float), faces.kind.shape))
-    return winkler_kernel(posed_geometry(packed, posed), faces, stiffness)
+    return winkler_kernel(posed_geometry(packed, posed), faces, stiffness, 1.0 - TOL.parallel_cosine ** 2)
 
 
 @njit(cache=True)
-def winkler_kernel(geometry, faces, normal_stiffness):
-    """Steps 2-5 for all pairs (see the module docstring); returns WinklerPatches."""
+def winkler_kernel(geometry, faces, normal_stiffness, parallel_sine_squared):
+    """Steps 2-5 for all pairs (see the module docstring); returns WinklerPatches.
+
+    ``parallel_sine_squared``: edges at a smaller angle's sine squared are parallel (TOL.parallel_cosine).
+    """
     n_pairs = len(faces.kind)
     out = WinklerPatches(np.zeros((n_pairs, 3)), np.zeros((n_pairs, 3)), np.zeros((n_pairs, 3)),
                          np.empty((n_pairs, 3)), np.empty((n_pairs, 3)), np.zeros(n_pairs), np.zeros(n_pairs),
                          np.zeros(n_pairs), np.zeros((n_pairs, 12, 12)))
     workspace = clip_workspace(max_face_corners(geometry.face_vertex_start))
+    capacity = workspace.corner.shape[1]
+    side_edges = SideEdges(np.empty((capacity, 3)), np.empty((capacity, 3)), np.empty((capacity, 3)))
     for k in range(n_pairs):
         a = faces.body_a[k]
         b = faces.body_b[k]
         if faces.kind[k] == KIND_EDGE_EDGE:
             reference, incident = a, b
-            reference_normal = row(faces.normal, k)
-            spring_area = (EDGE_SPRING_FRACTION * min(geometry.radius[a], geometry.radius[b])) ** 2
-            moments = point_moments(row(faces.point, k), -faces.gap[k], spring_area)
+            reference_normal, moments = edge_moments(geometry, a, b, faces.edge_a[k], faces.edge_b[k],
+                                                     parallel_sine_squared)
         else:
             reference_on_b = faces.kind[k] == KIND_REFERENCE_ON_B
             reference = b if reference_on_b else a
             incident = a if reference_on_b else b
             reference_normal = row(geometry.face_normal, faces.reference_face[k])
-            moments = patch_moments(geometry, workspace, reference, faces.reference_face[k], incident,
+            moments = patch_moments(geometry, workspace, side_edges, reference, faces.reference_face[k], incident,
                                     faces.incident_face[k])
         for i in range(3):
             out.normal[k, i] = reference_normal[i] if reference == a else -reference_normal[i]
-        pair_wrench(out, k, moments, normal_stiffness[k], reference_normal, row(geometry.centre, incident),
-                    row(geometry.centre, reference), reference == a)
+        pair_wrench(out, k, moments, side_edges, normal_stiffness[k], reference_normal,
+                    row(geometry.centre, incident), row(geometry.centre, reference), reference == a)
     return out
 
 
 @njit(cache=True)
-def point_moments(point, penetration, area):
-    """Moments of a point spring of area ``area`` at ``point``: a patch only while it penetrates."""
+def edge_moments(geometry, a, b, edge_a, edge_b, parallel_sine_squared):
+    """The axis (A to B) of two crossing edges at the pose, and the moments of their point spring.
+
+    As the narrow phase's edge contact (engine.collision.edge_contacts): the separation along
+    the edges' common normal, at the point midway between their closest points; a patch of area
+    a_e there while they penetrate (none when the edges no longer span a face of the Minkowski
+    difference).
+    """
+    valid, separation, axis = edge_pair_axis(geometry, a, b, edge_a, edge_b, parallel_sine_squared)
+    on_a, on_b = closest_points_of_edges(geometry, a, b, edge_a, edge_b)
+    point = along(on_a, 0.5, subtract(on_b, on_a))
     zero = (0.0, 0.0, 0.0)
-    if penetration <= 0.0:
-        return PatchMoments(point, 0.0, zero, np.zeros((3, 3)), 0.0, 0.0)
-    return PatchMoments(point, area, zero, np.zeros((3, 3)), penetration, penetration)
+    if not valid or separation >= 0.0:
+        return axis, PatchMoments(point, 0.0, zero, np.zeros((3, 3)), 0.0, 0.0, 0)
+    spring_area = (EDGE_SPRING_FRACTION * min(geometry.radius[a], geometry.radius[b])) ** 2
+    return axis, PatchMoments(point, spring_area, zero, np.zeros((3, 3)), -separation, -separation, 0)
 
 
 @njit(cache=True)
-def patch_moments(geometry, workspace, reference, reference_face, incident, incident_face):
+def patch_moments(geometry, workspace, side_edges, reference, reference_face, incident, incident_face):
     """Steps 2-3: clip the incident face to the patch P below the reference face; its moments.
 
-    Returns PatchMoments about the first corner of P (area 0 and the incident face's first
-    corner as origin when nothing penetrates).
+    Returns PatchMoments about the first corner of P (area 0 about the mean corner of the
+    side-clipped incident face, the joint polygon, when nothing penetrates); the edges of P on
+    the reference face's side planes go to ``side_edges``.
     """
     corner = workspace.corner
     normal = row(geometry.face_normal, reference_face)
@@ -172,6 +207,8 @@ def patch_moments(geometry, workspace, reference, reference_face, incident, inci
         position = face_corner(geometry, incident, incident_face, j)
         for i in range(3):
             corner[0, j, i] = position[i]
+        workspace.line[0, j, 0] = (j - 1) % n_corners
+        workspace.line[0, j, 1] = j
     layer = 0
     # the side planes: side j runs from corner j to j + 1 of a loop CCW about the normal
     n_sides = geometry.face_vertex_start[reference_face + 1] - geometry.face_vertex_start[reference_face]
@@ -182,12 +219,15 @@ def patch_moments(geometry, workspace, reference, reference_face, incident, inci
         n_corners = clip_by_plane(workspace, layer, n_corners, side_normal, dot(side_normal, start), SIDE_LINE + j,
                                   0.0)
         layer = 1 - layer
+    joint_centre = (0.0, 0.0, 0.0)
+    for j in range(n_corners):
+        joint_centre = along(joint_centre, 1.0 / n_corners, (corner[layer, j, 0], corner[layer, j, 1],
+                                                             corner[layer, j, 2]))
     # the reference plane: keep h = n . x - offset <= 0
     n_corners = clip_by_plane(workspace, layer, n_corners, normal, offset, SIDE_LINE + n_sides, 0.0)
     layer = 1 - layer
     if n_corners < 3:
-        return PatchMoments(face_corner(geometry, incident, incident_face, 0), 0.0, (0.0, 0.0, 0.0),
-                            np.zeros((3, 3)), 0.0, 0.0)
+        return PatchMoments(joint_centre, 0.0, (0.0, 0.0, 0.0), np.zeros((3, 3)), 0.0, 0.0, 0)
     origin = (corner[layer, 0, 0], corner[layer, 0, 1], corner[layer, 0, 2])
     area = 0.0
     first = np.zeros(3)
@@ -208,11 +248,45 @@ def patch_moments(geometry, workspace, reference, reference_face, incident, inci
             for c in range(3):
                 second[r, c] += triangle / 12.0 * (y1[r] * y1[c] + y2[r] * y2[c]
                                                    + (y1[r] + y2[r]) * (y1[c] + y2[c]))
-    return PatchMoments(origin, area, (first[0], first[1], first[2]), second, offset - dot(normal, origin), deepest)
+    n_side_edges = record_side_edges(geometry, workspace, layer, n_corners, side_edges, reference, reference_face,
+                                     incident_face, origin)
+    return PatchMoments(origin, area, (first[0], first[1], first[2]), second, offset - dot(normal, origin), deepest,
+                        n_side_edges)
 
 
 @njit(cache=True)
-def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, centre_reference, reference_is_a):
+def record_side_edges(geometry, workspace, layer, n_corners, side_edges, reference, reference_face, incident_face,
+                      origin):
+    """Write the edges of P (layer ``layer`` of the workspace) that lie on side planes of the
+    reference face to ``side_edges``, about ``origin``; returns their number.
+
+    Edge j of P, from corner j to j + 1, lies on the line out of corner j (clip_by_plane).
+    """
+    normal = row(geometry.face_normal, reference_face)
+    incident_normal = row(geometry.face_normal, incident_face)
+    n_sides = geometry.face_vertex_start[reference_face + 1] - geometry.face_vertex_start[reference_face]
+    count = 0
+    for j in range(n_corners):
+        side = workspace.line[layer, j, 1] - SIDE_LINE
+        if side < 0 or side >= n_sides:
+            continue
+        start = face_corner(geometry, reference, reference_face, side)
+        side_normal = cross(subtract(face_corner(geometry, reference, reference_face, (side + 1) % n_sides), start),
+                            normal)
+        in_face = along(side_normal, -dot(side_normal, incident_normal), incident_normal)
+        weight = scaled(1.0 / dot(in_face, in_face) ** 0.5, side_normal)
+        following = (j + 1) % n_corners
+        for i in range(3):
+            side_edges.start[count, i] = workspace.corner[layer, j, i] - origin[i]
+            side_edges.end[count, i] = workspace.corner[layer, following, i] - origin[i]
+            side_edges.weight[count, i] = weight[i]
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def pair_wrench(out, k, moments, side_edges, normal_stiffness, normal, centre_incident, centre_reference,
+                reference_is_a):
     """Steps 4-5: the wrenches of one pair from its patch moments, and their tangent, into row k of ``out``.
 
     With y = x - p over P, d(y) = d(p) - n . y, D0 = int d dA = d(p) A - n . T1 and
@@ -224,12 +298,12 @@ def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, cent
     dd(x) = -n . (du_I(x) - du_R(x)), du = dx + dtheta x (x - c), i.e. dd = a + b . y with
     a = -n . (dx_I - dx_R) + dtheta_I . (c_I x n) - dtheta_R . (c_R x n) and b = n x (dtheta_R - dtheta_I);
     the normal turns with the reference block, dn = dtheta_R x n, and the points of P move with
-    the incident block. Then dD0 = a A + b . T1, dD1 = a T1 + T2 b + D0 dx_I + dtheta_I x (D1 - c_I D0),
-    and F, tau vary through D0, D1, n and the centres. The boundary of P where d = 0 moves
-    without changing the integrals (the integrand vanishes there); the motion of its sides on
-    the reference face's side planes is neglected: the tangent is exact when P is not clipped
-    by them (an incident face inside the reference face) and misses the terms of those sides
-    (of relative order of the tilt between the faces) otherwise.
+    the incident block. Then dD0 = a A + b . T1, dD1 = a T1 + T2 b + D0 dx_I + dtheta_I x (D1 - c_I D0)
+    plus the terms of P's edges on the reference face's side planes, which move with the
+    reference block (side_edge_terms), and F, tau vary through D0, D1, n and the centres. The
+    boundary of P where d = 0 moves without changing the integrals (the integrand vanishes
+    there); the incident face's own edges are material. The tangent is exact (up to the
+    poses where P changes its number of edges).
 
     ``normal`` is n, the reference face's outward normal (into the incident block);
     ``reference_is_a`` places I and R in the (A, B) order of the outputs.
@@ -267,19 +341,19 @@ def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, cent
         return
     # the tangent, one column (unit displacement of one coordinate) at a time
     for column in range(12):
-        shift = np.zeros(12)
-        shift[column] = 1.0
-        dx_i = (shift[incident_slot], shift[incident_slot + 1], shift[incident_slot + 2])
-        dtheta_i = (shift[incident_slot + 3], shift[incident_slot + 4], shift[incident_slot + 5])
-        dx_r = (shift[reference_slot], shift[reference_slot + 1], shift[reference_slot + 2])
-        dtheta_r = (shift[reference_slot + 3], shift[reference_slot + 4], shift[reference_slot + 5])
+        dx_i = unit_part(column, incident_slot)
+        dtheta_i = unit_part(column, incident_slot + 3)
+        dx_r = unit_part(column, reference_slot)
+        dtheta_r = unit_part(column, reference_slot + 3)
         a = (-dot(normal, subtract(dx_i, dx_r)) + dot(dtheta_i, cross(c_incident, normal))
              - dot(dtheta_r, cross(c_reference, normal)))
         b = cross(normal, subtract(dtheta_r, dtheta_i))
-        d_force_sum = a * area + dot(b, first)
-        d_lever_sum = (a * first[0] + dot(row(second, 0), b) + force_sum * dx_i[0],
-                       a * first[1] + dot(row(second, 1), b) + force_sum * dx_i[1],
-                       a * first[2] + dot(row(second, 2), b) + force_sum * dx_i[2])
+        edge_force_sum, edge_lever_sum = side_edge_terms(moments, side_edges, normal, dx_i, dtheta_i, dx_r,
+                                                         dtheta_r, c_incident, c_reference)
+        d_force_sum = a * area + dot(b, first) + edge_force_sum
+        d_lever_sum = (a * first[0] + dot(row(second, 0), b) + force_sum * dx_i[0] + edge_lever_sum[0],
+                       a * first[1] + dot(row(second, 1), b) + force_sum * dx_i[1] + edge_lever_sum[1],
+                       a * first[2] + dot(row(second, 2), b) + force_sum * dx_i[2] + edge_lever_sum[2])
         carried = cross(dtheta_i, arm_incident)
         d_lever_sum = (d_lever_sum[0] + carried[0], d_lever_sum[1] + carried[1], d_lever_sum[2] + carried[2])
         d_normal = cross(dtheta_r, normal)
@@ -295,6 +369,43 @@ def pair_wrench(out, k, moments, normal_stiffness, normal, centre_incident, cent
             out.stiffness[k, reference_slot + i, column] = -d_force[i]
             out.stiffness[k, incident_slot + 3 + i, column] = d_torque_incident[i]
             out.stiffness[k, reference_slot + 3 + i, column] = d_torque_reference[i]
+
+
+@njit(cache=True)
+def side_edge_terms(moments, side_edges, normal, dx_i, dtheta_i, dx_r, dtheta_r, c_incident, c_reference):
+    """The terms of dD0 and dD1 from the motion of P's edges on the reference face's side planes.
+
+    Side plane phi(x) = s . (x - c_j) <= 0 moves with the reference block: at a material point
+    of the incident block d phi = s . dw, dw = du_I - du_R the relative displacement, so an edge
+    moves out of P by s . dw / |s_t| and int_P f dA changes by -int_edge f (s . dw) / |s_t| ds,
+    f = d or d y: products of up to three linear functions, exact by Simpson's rule.
+
+    Returns
+    -------
+    float, 3-tuple
+        The terms of dD0 (m^3) and of dD1 (m^4).
+    """
+    d_force_sum = 0.0
+    d_lever_sum = (0.0, 0.0, 0.0)
+    for e in range(moments.n_side_edges):
+        start = row(side_edges.start, e)
+        edge = subtract(row(side_edges.end, e), start)
+        weight = row(side_edges.weight, e)
+        for node in range(3):
+            y = along(start, 0.5 * node, edge)
+            closure = moments.penetration - dot(normal, y)
+            relative = subtract(along(dx_i, 1.0, cross(dtheta_i, subtract(y, c_incident))),
+                                along(dx_r, 1.0, cross(dtheta_r, subtract(y, c_reference))))
+            rate = -SIMPSON[node] * dot(edge, edge) ** 0.5 * closure * dot(weight, relative)
+            d_force_sum += rate
+            d_lever_sum = along(d_lever_sum, rate, y)
+    return d_force_sum, d_lever_sum
+
+
+@njit(cache=True)
+def unit_part(column, start):
+    """Entries start .. start + 2 of the unit 12-vector e_column, as a 3-tuple."""
+    return (1.0 if column == start else 0.0, 1.0 if column == start + 1 else 0.0, 1.0 if column == start + 2 else 0.0)
 
 
 @njit(cache=True)
