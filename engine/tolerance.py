@@ -135,6 +135,25 @@ class Tolerance:
     #: ... and the median theta between the lowest level divided by this and the highest times this: a
     #: sample with no collapse (or no survival) at some level pushes theta beyond the levels without bound.
     fragility_median_reach: float = 10.0
+    #: HHT step (engine.dynamics.hht): Newton has converged when every block's force residual is below
+    #: this times m g and its moment residual below this times m g R. A Winkler joint of k_n = 5e8 N/m^3
+    #: carries the weight at a few 1e-5 m of penetration; 1e-8 m g leaves the penetration exact to 1e-13 m.
+    hht_residual: float = 1e-8
+    #: ... the largest number of Newton iterations before the step is halved (seed 003 sec. 3.2).
+    hht_iterations: int = 25
+    #: ... and the most halvings of one step (2^-6: a 10 ms step down to 0.16 ms).
+    hht_halvings: int = 6
+    #: ... a Newton correction below this times the block radius (and rad) has reached round-off;
+    hht_increment: float = 1e-14
+    #: ... and then the step counts as converged when the residual is below this (m g), the round-off of
+    #: a contact force k_n A d that is 1e6 times the weight.
+    hht_stagnant_residual: float = 1e-6
+    #: ... and the most contact detections of one step: the joints of the predicted end of the step, then
+    #: of the converged end while it touches other pairs (a block that lands within the step).
+    hht_detections: int = 3
+    #: ... a converged end within this fraction of the envelope from the predicted end touches the pairs
+    #: detected there: every corner that comes within reach was within the envelope of the prediction.
+    hht_redetect_fraction: float = 0.5
 
 
 TOL = Tolerance()

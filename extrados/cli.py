@@ -23,7 +23,7 @@ def _parser():
     analyze.add_argument("--analysis", default="static", choices=["static", "load_factor", "dynamic", "construction"])
     analyze.add_argument("--duration", type=float, help="dynamic: simulated time (s)")
     analyze.add_argument("--time-step", type=float, help=f"dynamic, construction: time step h (s), default "
-                                                         f"{request_default('dynamic', 'time_step'):g}")
+                                                         f"{request_default('construction', 'time_step'):g}")
     analyze.add_argument("--output-interval", type=float, help="dynamic: time between frames (s)")
     analyze.add_argument("--max-steps", type=int, help="dynamic, construction: most time steps the run may take "
                                                        f"(default {request_default('dynamic', 'max_steps'):g})")
@@ -49,6 +49,13 @@ def _parser():
                                           f"default {request_default('dynamic', 'frames')}")
     analyze.add_argument("--histories", help="dynamic: where its histories go, as --frames; default "
                                              f"{request_default('dynamic', 'histories')}")
+    analyze.add_argument("--integrator", choices=["nscd", "hht"],
+                         help="dynamic: nscd (non-smooth contact dynamics, the default) or hht (HHT-alpha on "
+                              "compliant Winkler joints: every joint needs a normal_stiffness; seed 003)")
+    analyze.add_argument("--restitution", type=float, dest="rocking_restitution",
+                         help="dynamic: Housner's coefficient of restitution r, the ratio of kinetic energies after "
+                              "and before a rocking impact (the request's rocking_restitution); with --integrator "
+                              "hht it picks the time step by the time-step law (give no --time-step)")
     analyze.add_argument("--quiet", action="store_true", help="no progress bars")
     analyze.add_argument("--out", help="write the result document here (default: standard output)")
     analyze.add_argument("--png", help="write a picture of the answer: blocks, contact forces and joint resultants; "
@@ -140,15 +147,21 @@ def _read_model(path):
     return Model.from_json(path)
 
 
+#: Request fields whose CLI flag has another name.
+FLAGS = {"rocking_restitution": "restitution"}
+
+
 def _analysis_request(args):
     request = {"type": args.analysis}
     for option, kinds in (("duration", ("dynamic",)), ("time_step", ("dynamic", "construction")),
                           ("output_interval", ("dynamic",)), ("stages", ("construction",)), ("frames", ("dynamic",)),
-                          ("histories", ("dynamic",)), ("max_steps", ("dynamic", "construction"))):
+                          ("histories", ("dynamic",)), ("max_steps", ("dynamic", "construction")),
+                          ("integrator", ("dynamic",)), ("rocking_restitution", ("dynamic",))):
         value = getattr(args, option)
         if value is not None:
             if args.analysis not in kinds:
-                raise ModelError(f"--{option.replace('_', '-')} applies to a {' or '.join(kinds)} analysis only")
+                flag = FLAGS.get(option, option).replace('_', '-')
+                raise ModelError(f"--{flag} applies to a {' or '.join(kinds)} analysis only")
             request[option] = value
     if args.thrust_line_chain is not None:
         request["thrust_line"] = {"chain": [name.strip() for name in args.thrust_line_chain.split(",") if name.strip()]}

@@ -1,5 +1,6 @@
 """The `extrados` command: examples, analysis, and refusal of bad input with exit code 2."""
 import json
+import math
 import re
 import subprocess
 import sys
@@ -220,3 +221,23 @@ def test_summary_prints_event_times_without_float_noise(tmp_path):
     assert f"collapse at {events['collapse']:.6g} s" in done.stdout
     assert f"first uplift at {events['first_uplift']:.6g} s" in done.stdout
     assert not re.search(r"\d\.\d{7,}", done.stdout), done.stdout
+
+
+def test_hht_with_a_coefficient_of_restitution_takes_the_laws_time_step(tmp_path):
+    """Issue 18: extrados analyze M.json --analysis dynamic --integrator hht --restitution 0.9."""
+    from extrados.engine.dynamics.time_step_law import REQUEST_LAW
+
+    model = tmp_path / "block.json"
+    made = run("example", "rocking_block", "--tilt", "0.5", "--normal-stiffness", "5e8", "--density", "2600")
+    model.write_text(made.stdout)
+    out = tmp_path / "result.json"
+    done = run("analyze", str(model), "--analysis", "dynamic", "--integrator", "hht", "--restitution", "0.9",
+               "--duration", "0.2", "--quiet", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(out.read_text())
+    law = doc["integrator"]["time_step_law"]
+    assert doc["time_step"] == law["time_step"] == pytest.approx(
+        REQUEST_LAW.time_step(0.5 * math.hypot(0.25, 1.0), 4.0, 5e8, 0.9))
+    refused = run("analyze", str(model), "--analysis", "dynamic", "--integrator", "hht", "--restitution", "0.9",
+                  "--time-step", "0.01", "--duration", "0.2", "--quiet")
+    assert refused.returncode == 2 and "time_step" in refused.stderr

@@ -10,13 +10,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from extrados.engine.analysis.integrators import INTEGRATORS
 from extrados.engine.analysis.request import AnalysisRequest, check_step_count
 from extrados.engine.analysis.static import check_no_overflow, point_speed
 from extrados.engine.dynamics.events import EventWatch
 from extrados.engine.dynamics.support_motion import support_motion_from_document
+from extrados.engine.dynamics.time_step_law import REQUEST_LAW, model_time_step
 from extrados.engine.errors import ModelError
-from extrados.engine.pipeline import SolverSettings, StepSettings, detect, step
-from extrados.engine.post.energy import EnergyAccount, kinetic_energy, load_power, support_power
+from extrados.engine.io.schema import request_default
+from extrados.engine.pipeline import detect
+from extrados.engine.post.energy import EnergyAccount, kinetic_energy, support_power
 from extrados.engine.post.networks import contact_network, step_contact_states
 from extrados.engine.result import Frames
 from extrados.engine.state import State
@@ -27,6 +30,44 @@ COLLAPSE_FRACTION = 0.25
 MAX_FRAMES = 100000
 #: Frames of a run whose request gives no output_interval (fewer when the time step is longer).
 FRAMES_BY_DEFAULT = 200
+
+
+def with_time_step(fields, model):
+    """``fields`` with the time step: as given, else the time-step law's (seed 003 eq. 9) for an HHT request
+    with a rocking_restitution, else the schema's default; and the integrator's checks across fields."""
+    hht = fields["integrator"] == "hht"
+    restitution = fields.get("rocking_restitution")
+    if hht:
+        check_compliant_joints(model)
+        if fields["restitution"] > 0.0:
+            raise ModelError("restitution (Newton's coefficient) is an impact law of the nscd integrator; with "
+                             "integrator hht the time step sets the dissipation: give rocking_restitution",
+                             path="analysis.restitution")
+    if hht and restitution is not None:
+        if "time_step" in fields:
+            raise ModelError("give either time_step or rocking_restitution with integrator hht: the time-step law "
+                             "picks the step that dissipates r", path="analysis.time_step")
+        try:
+            h, base = model_time_step(model, restitution, REQUEST_LAW)
+        except ValueError as error:
+            raise ModelError(str(error), path="analysis.rocking_restitution") from None
+        law = {**REQUEST_LAW.to_dict(), "rocking_restitution": restitution, "block": base.block,
+               "radius": base.radius, "aspect_ratio": base.aspect_ratio, "normal_stiffness": base.normal_stiffness,
+               "time_step": h}
+        return {**fields, "time_step": h, "time_step_law": law}
+    return {"time_step": float(request_default("construction", "time_step")), **fields}
+
+
+def check_compliant_joints(model):
+    """Refuse integrator hht on a model with a joint law that has no normal stiffness (a rigid contact
+    cannot be integrated with HHT's finite steps)."""
+    for name, joint in model.joints.items():
+        if joint.get("law") != "coulomb" or "normal_stiffness" not in joint:
+            raise ModelError(f"joint '{name}': integrator hht needs every joint to be a coulomb joint with a "
+                             "normal_stiffness (a Winkler layer, N/m^3)", path=f"joints.{name}")
+    if not model.joints:
+        raise ModelError("integrator hht needs the model's joints to have a normal_stiffness (a Winkler layer, "
+                         "N/m^3); the model has no joints", path="joints")
 
 
 def step_count(duration, h):
@@ -47,6 +88,10 @@ class DynamicRequest(AnalysisRequest):
     histories: str                # where its histories go, the same
     kinematic_stop: float = None  # m/s: stop once every point moves slower (seed 001), None: run to the end
     collapse_displacement: float = None  # m, default COLLAPSE_FRACTION x median block size
+    integrator: str = "nscd"      # a key of engine.analysis.integrators.INTEGRATORS
+    hht: dict = None              # alpha, beta, gamma of the HHT method (seed 003 eq. 4-5)
+    rocking_restitution: float = None  # r, the energy ratio of a rocking impact (seed 003 eq. 2)
+    time_step_law: dict = None    # where the law of seed 003 eq. 9 gave the time step: its coefficients and inputs
 
     KIND = "dynamic"
 
@@ -58,7 +103,8 @@ class DynamicRequest(AnalysisRequest):
         mech = model.mechanics
         support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support)
         max_steps = fields.pop("max_steps")
-        fields = {key: value if isinstance(value, str) else float(value) for key, value in fields.items()}
+        fields = {key: value if isinstance(value, (str, dict)) else float(value) for key, value in fields.items()}
+        fields = with_time_step(fields, model)
         check_step_count(step_count(fields["duration"], fields["time_step"]), max_steps, "duration / time_step")
         fields.setdefault("output_interval", max(fields["time_step"], fields["duration"] / FRAMES_BY_DEFAULT))
         if fields["time_step"] > fields["duration"]:
@@ -112,6 +158,7 @@ class DynamicRun:
     steps: int                  # steps taken
     solver_steps: dict          # SolverTally.to_dict
     network_history: dict       # "t" and, per key of `network_counts`, its value at each frame after t = 0
+    integrator: dict            # the integrator's name and report (engine.analysis.integrators)
 
 
 @dataclass(frozen=True)
@@ -157,7 +204,6 @@ def run_dynamic(model, request, progress=None, cancel=None):
     DynamicRun
     """
     mech = model.mechanics
-    settings = model.settings
     h = request.time_step
     n_steps = int(step_count(request.duration, h))
     every = max(1, int(round(request.output_interval / h)))
@@ -186,17 +232,16 @@ def run_dynamic(model, request, progress=None, cancel=None):
 
     record(0.0, np.zeros((mech.n_blocks, 6)))
     start_velocity = np.zeros((mech.n_blocks, 6))  # (n_blocks, 6) float64, twists at the start of the next step
-    solver = SolverSettings.of(settings, "dynamic")
+    integrator = INTEGRATORS[request.integrator](model, request)
+    integrator.start(state, wrench)
     outcome, cancelled, stopped_at = None, False, None
     tally = SolverTally()
     report_every = max(1, n_steps // 100)
     for k in range(1, n_steps + 1):
         t = k * h
         support_velocity = motion.velocity(t, mech.n_blocks) if motion else None
-        step_settings = StepSettings(time_step=h, wrench=wrench, solver=solver, support_velocity=support_velocity,
-                                     restitution=request.restitution)
         start = StepStart(state.position, state.orientation, start_velocity)
-        outcome = step(model, state, step_settings)
+        outcome = integrator.step(state, h, wrench, support_velocity)
         start_velocity = outcome.velocity
         tally.add(t, outcome.solver)
         ground = motion.displacement(t) if motion else None
@@ -205,7 +250,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
         support_work = h * support_power(outcome.contacts, outcome.frame, outcome.impulse, h, support_velocity, moving)
         kinetic = kinetic_energy(mech, state.rotation_matrices(), outcome.velocity)
         check_no_overflow(f"at t = {t:.6g} s", outcome.velocity, outcome.impulse, state.position, kinetic)
-        energy.add_step(kinetic, h * load_power(mech, wrench, outcome.velocity), support_work)
+        energy.add_step(kinetic, integrator.work(wrench, outcome, h, state.position - start.position), support_work)
         displacement = state.position - mech.position0
         if motion and moving[mech.is_support].all():
             displacement -= ground
@@ -228,5 +273,6 @@ def run_dynamic(model, request, progress=None, cancel=None):
         record(stopped_at, outcome.velocity)
         record_network(stopped_at)
     return DynamicRun(state, outcome, start, Frames(**{key: np.array(values, float) for key, values in frames.items()}),
-                      energies, watch.to_dict(), cancelled, stopped_at, k, tally.to_dict(), network_history)
+                      energies, watch.to_dict(), cancelled, stopped_at, k, tally.to_dict(), network_history,
+                      integrator.to_dict())
 

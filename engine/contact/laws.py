@@ -117,3 +117,14 @@ def tangential_stretch(frame, impulse, compliance, h):
         for k in range(3):
             stretch[i, k] = -(along_u * frame[i, 1, k] + along_v * frame[i, 2, k]) / h
     return stretch
+
+
+def pair_laws(model, contacts):
+    """Normal stiffness k_n, shear stiffness k_t (N/m^3, inf where the joint has none) and friction of each
+    touching pair's joint, from its first contact; a joint with a normal but no shear stiffness has k_t = k_n
+    (the Winkler layer of engine.contact.winkler with its friction spring)."""
+    table = model.joint_table
+    law = contact_laws(model, contacts)[contacts.pair_start[:-1]]
+    normal = table["normal_stiffness"][law]
+    shear = table["shear_stiffness"][law]
+    return normal, np.where(np.isfinite(shear), shear, normal), table["friction"][law]

@@ -2,14 +2,26 @@
 
 The block of half-width b = width/2 and half-height h = height/2 has slenderness
 alpha = atan(b/h); it uplifts under a ground (or body) acceleration a >= g tan alpha.
+
+For free rocking (seed 003 sec. 2.3, 3.1) it may start tilted by theta_0 = tilt alpha about its
+base edge at x = +b. On a Winkler joint of normal stiffness k_n it then starts sunk into the
+layer as far as its weight W presses a pivot line of depth D (the block's depth): a wedge of
+penetration d over a strip d / tan(theta_0) wide carries k_n D d^2 / (2 tan theta_0), so
+d_0 = sqrt(2 W tan(theta_0) / (k_n D)); untilted, it sinks d_0 = W / (k_n A). The block then starts
+without the drop onto its pivot that would set it bouncing on the layer.
 """
+import math
+
+import numpy as np
+
 from extrados.engine.generators import (
-    Generator, block_entry, box, check_finite, check_non_negative, check_positive, described_parameters,
-    ground_slab, lateral_acceleration_loads, model_document,
+    JOINT, STANDARD_GRAVITY, Generator, block_entry, box, check_finite, check_non_negative, check_positive,
+    described_parameters, ground_slab, lateral_acceleration_loads, model_document,
 )
 
 
-def rocking_block(width=0.25, height=1.0, depth=0.25, friction=0.8, density=2000.0, lateral_acceleration=0.0):
+def rocking_block(width=0.25, height=1.0, depth=0.25, friction=0.8, density=2000.0, lateral_acceleration=0.0,
+                  tilt=0.0, normal_stiffness=0.0):
     """Model document of one box "block" standing on the support slab "ground".
 
     Parameters
@@ -22,6 +34,11 @@ def rocking_block(width=0.25, height=1.0, depth=0.25, friction=0.8, density=2000
         kg/m³.
     lateral_acceleration : float
         A live body acceleration along +x on the block, m/s²; 0 for none.
+    tilt : float
+        theta_0 / alpha: the block starts leaning toward +x on its edge x = +width/2; 0 upright.
+    normal_stiffness : float
+        k_n of a Winkler joint (N/m³), the block then starts sunk into it (module docstring); 0 for a
+        rigid joint.
 
     Returns
     -------
@@ -34,12 +51,36 @@ def rocking_block(width=0.25, height=1.0, depth=0.25, friction=0.8, density=2000
     check_non_negative("friction", friction)
     check_positive("density", density)
     check_finite("lateral_acceleration", lateral_acceleration)
+    check_non_negative("tilt", tilt)
+    check_non_negative("normal_stiffness", normal_stiffness)
     x_range, y_range = (-width / 2.0, width / 2.0), (-depth / 2.0, depth / 2.0)
     # The slab reaches the block's height beyond it, so that a toppled block lands on it.
-    blocks = [block_entry("block", *box(x_range, y_range, (0.0, height))),
+    vertices, faces = box(x_range, y_range, (0.0, height))
+    theta = tilt * math.atan2(width, height)
+    weight = density * width * height * depth * STANDARD_GRAVITY
+    blocks = [block_entry("block", leaning(vertices, theta, width, weight, depth, normal_stiffness), faces),
               ground_slab((x_range[0] - height, x_range[1] + height), (y_range[0] - height, y_range[1] + height),
                           width)]
-    return model_document(blocks, friction, density, lateral_acceleration_loads(lateral_acceleration))
+    document = model_document(blocks, friction, density, lateral_acceleration_loads(lateral_acceleration))
+    if normal_stiffness > 0.0:
+        document["joints"][JOINT]["normal_stiffness"] = float(normal_stiffness)
+    return document
+
+
+def leaning(vertices, theta, width, weight, depth, normal_stiffness):
+    """Box vertices turned by theta (rad) about the base edge x = width/2, z = 0 (toward +x), and sunk
+    into a Winkler layer of ``normal_stiffness`` (N/m³) as far as their ``weight`` (N) presses it."""
+    c, s = math.cos(theta), math.sin(theta)
+    about_y = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+    pivot = np.array([width / 2.0, 0.0, 0.0])
+    turned = (np.asarray(vertices, float) - pivot) @ about_y.T + pivot
+    if normal_stiffness > 0.0:
+        if theta > 0.0:
+            sink = math.sqrt(2.0 * weight * math.tan(theta) / (normal_stiffness * depth))
+        else:
+            sink = weight / (normal_stiffness * width * depth)
+        turned[:, 2] -= sink
+    return turned.tolist()
 
 
 GENERATOR = Generator(
@@ -53,5 +94,8 @@ GENERATOR = Generator(
         "friction": ("", "Coulomb friction coefficient of the joint", ">= 0"),
         "density": ("kg/m^3", "density of the block", "> 0"),
         "lateral_acceleration": ("m/s^2", "live body acceleration along +x on the block (0: none)", "any"),
+        "tilt": ("", "theta_0 / alpha: start leaning toward +x on the edge x = +width/2 (0: upright)", ">= 0"),
+        "normal_stiffness": ("N/m^3", "k_n of a Winkler joint, the block starting sunk into it under its weight "
+                                      "(0: rigid joint)", ">= 0"),
     }),
 )

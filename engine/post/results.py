@@ -190,7 +190,7 @@ def dynamic_result(model, run, request):
     reports = {"energy": run.energy, "events": run.events, "cancelled": run.cancelled,
                "stopped_at": run.stopped_at, "steps": run.steps, "time_step": h, "solver_steps": run.solver_steps,
                "stress_summary": json_safe(stress_summary(mech, state.position, stress)),
-               "network_history": json_safe(run.network_history),
+               "network_history": json_safe(run.network_history), "integrator": json_safe(run.integrator),
                "strain": json_safe(strain_document(mech, run.frames))}
     return Result("dynamic", not run.events["collapsed"], solver_document(outcome.solver),
                   block_results(mech, state.position, state.orientation, outcome.velocity, stress),

@@ -1,0 +1,256 @@
+"""Newton's iterations of one HHT-alpha step, in numba (the equations are in engine.dynamics.hht).
+
+The unknowns are the increments D = [D_x, D_psi] (n_movable, 6) of the movable blocks over the
+step; for given D, ``evaluate`` poses the blocks, integrates the Winkler pressure of every pair
+(engine.contact.winkler), adds the friction springs (engine.contact.interface_friction) and forms
+the residual of the equations of motion and its Jacobian; ``newton_iterations`` corrects D until
+the residual passes the convergence test of engine.dynamics.hht. The pairs and their faces are
+those of one detection: they stay fixed during the iterations.
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from extrados.engine.collision.narrow_phase import Geometry
+from extrados.engine.contact.interface_friction import friction_forces
+from extrados.engine.contact.winkler import winkler_kernel
+from extrados.engine.geometry.packed import world_face_planes, world_vertices
+from extrados.engine.geometry.quaternion import quat_exp, quat_multiply, quat_to_matrix
+
+#: What stays the same from step to step: the blocks.
+Bodies = namedtuple("Bodies", [
+    "mass",               # (n_blocks,) float64, kg
+    "inertia",            # (n_blocks, 3, 3) float64, kg m^2, body axes
+    "movable",            # (n_movable,) int64, the blocks with unknowns
+    "scale",              # (n_blocks,) float64, N, m g: a block's residual scale
+    "vertex_local",       # PackedPolyhedra's arrays (engine.geometry.packed)
+    "vertex_start",
+    "face_normal_local",
+    "face_offset_local",
+    "face_start",
+    "face_vertex",
+    "face_vertex_start",
+    "edge_vertex",
+    "edge_face",
+    "edge_start",
+    "radius",             # (n_blocks,) float64, m, bounding radius
+])
+
+#: Where the step starts.
+StepStart = namedtuple("StepStart", [
+    "position",       # (n_blocks, 3) float64, m, centres of mass; supports already at the end of the step
+    "orientation",    # (n_blocks, 4) float64, [w, x, y, z]
+    "previous_position",     # (n_blocks, 3) float64, m, every block at the start of the step
+    "velocity",       # (n_blocks, 6) float64, [v world, Omega body]; supports: their prescribed velocity
+    "acceleration",   # (n_blocks, 6) float64, [v' world, Omega' body]
+    "history",        # (n_blocks, 6) float64, the interfaces' wrench of the last step, W_c(q_i), world
+    "wrench",         # (n_blocks, 6) float64, applied loads, world, moments about the centres of mass
+])
+
+#: The step's joints, pair by pair in the order of one detection.
+Joints = namedtuple("Joints", [
+    "faces",             # PairFaces (engine.contact.winkler)
+    "normal_stiffness",  # (n_p,) float64, N/m^3
+    "shear_stiffness",   # (n_p,) float64, N/m^3
+    "friction",          # (n_p,) float64
+    "stretch",           # (n_p, 3) float64, m, friction springs at the start of the step
+])
+
+#: The numbers of the method and of its convergence test.
+Settings = namedtuple("Settings", [
+    "alpha", "beta", "gamma",  # eq. 4-5
+    "h",                       # s
+    "residual",                # TOL.hht_residual
+    "iterations",              # TOL.hht_iterations
+    "increment",               # TOL.hht_increment
+    "stagnant_residual",       # TOL.hht_stagnant_residual
+    "parallel_sine_squared",   # edges closer to parallel are parallel (engine.contact.winkler)
+])
+
+#: Everything an iterate D gives.
+Evaluation = namedtuple("Evaluation", [
+    "position", "orientation",  # (n_blocks, 3), (n_blocks, 4)
+    "velocity", "acceleration",  # (n_blocks, 6) each, [world, body]
+    "patches",                  # WinklerPatches
+    "tangential",               # (n_p, 3) float64, N, friction on B
+    "stretch",                  # (n_p, 3) float64, m
+    "sliding",                  # (n_p,) bool
+    "wrench",                   # (n_blocks, 6) float64, W_c(q_{i+1}), world
+    "residual",                 # (n_movable, 6) float64
+    "jacobian",                 # (6 n_movable, 6 n_movable) float64
+])
+
+
+@njit(cache=True)
+def skew(v):
+    out = np.zeros((3, 3))
+    out[0, 1], out[0, 2] = -v[2], v[1]
+    out[1, 0], out[1, 2] = v[2], -v[0]
+    out[2, 0], out[2, 1] = -v[1], v[0]
+    return out
+
+
+@njit(cache=True)
+def pose(bodies, start, increment):
+    """Centres and orientations of the blocks for increments D: x_i + D_x, A_i exp([D_psi]x)."""
+    position = start.position.copy()
+    orientation = start.orientation.copy()
+    for k in range(bodies.movable.shape[0]):
+        i = bodies.movable[k]
+        for j in range(3):
+            position[i, j] = start.previous_position[i, j] + increment[k, j]
+        q = quat_multiply(start.orientation[i], quat_exp(increment[k, 3:].copy()))
+        orientation[i] = q / np.sqrt(np.dot(q, q))
+    return position, orientation
+
+
+@njit(cache=True)
+def newmark(bodies, start, settings, increment):
+    """Velocities and accelerations at the end of the step for increments D (Newmark, eq. 4)."""
+    h, beta, gamma = settings.h, settings.beta, settings.gamma
+    velocity = start.velocity.copy()
+    acceleration = start.acceleration.copy()
+    for k in range(bodies.movable.shape[0]):
+        i = bodies.movable[k]
+        for j in range(6):
+            a = (increment[k, j] - h * start.velocity[i, j]
+                 - h * h * (0.5 - beta) * start.acceleration[i, j]) / (beta * h * h)
+            acceleration[i, j] = a
+            velocity[i, j] = start.velocity[i, j] + h * ((1.0 - gamma) * start.acceleration[i, j] + gamma * a)
+    return velocity, acceleration
+
+
+@njit(cache=True)
+def moved_point(point, position, rotation, previous_position, previous_rotation):
+    """How far the material point of a body now at ``point`` moved over the step (m)."""
+    body_point = rotation.T @ (point - position)
+    return point - previous_position - previous_rotation @ body_point
+
+
+@njit(cache=True)
+def evaluate(bodies, start, joints, settings, increment):
+    """The Evaluation of increments D (module docstring)."""
+    n_blocks = bodies.mass.shape[0]
+    alpha, beta, gamma, h = settings.alpha, settings.beta, settings.gamma, settings.h
+    position, orientation = pose(bodies, start, increment)
+    velocity, acceleration = newmark(bodies, start, settings, increment)
+    vertex = world_vertices(bodies.vertex_local, bodies.vertex_start, position, orientation)
+    normal, offset = world_face_planes(bodies.face_normal_local, bodies.face_offset_local, bodies.face_start,
+                                       position, orientation)
+    geometry = Geometry(vertex, bodies.vertex_start, normal, offset, bodies.face_start, bodies.face_vertex,
+                        bodies.face_vertex_start, bodies.edge_vertex, bodies.edge_face, bodies.edge_start, position,
+                        orientation, bodies.radius)
+    patches = winkler_kernel(geometry, joints.faces, joints.normal_stiffness, settings.parallel_sine_squared)
+    rotation = np.empty((n_blocks, 3, 3))
+    previous_rotation = np.empty((n_blocks, 3, 3))
+    for i in range(n_blocks):
+        rotation[i] = quat_to_matrix(orientation[i])
+        previous_rotation[i] = quat_to_matrix(start.orientation[i])
+    n_p = joints.faces.body_a.shape[0]
+    moved_a = np.empty((n_p, 3))
+    moved_b = np.empty((n_p, 3))
+    centre_a = np.empty((n_p, 3))
+    centre_b = np.empty((n_p, 3))
+    for p in range(n_p):
+        a, b = joints.faces.body_a[p], joints.faces.body_b[p]
+        c = patches.pressure_centre[p]
+        moved_a[p] = moved_point(c, position[a], rotation[a], start.previous_position[a], previous_rotation[a])
+        moved_b[p] = moved_point(c, position[b], rotation[b], start.previous_position[b], previous_rotation[b])
+        centre_a[p] = position[a]
+        centre_b[p] = position[b]
+    tangential, stretch, sliding, friction_stiffness = friction_forces(
+        patches.pressure_centre, patches.normal, patches.normal_force, patches.area, joints.shear_stiffness,
+        joints.friction, joints.stretch, moved_a, moved_b, centre_a, centre_b)
+    wrench = np.zeros((n_blocks, 6))
+    for p in range(n_p):
+        a, b = joints.faces.body_a[p], joints.faces.body_b[p]
+        c = patches.pressure_centre[p]
+        torque_a = np.cross(c - position[a], tangential[p])
+        torque_b = np.cross(c - position[b], tangential[p])
+        for j in range(3):
+            wrench[a, j] += patches.force_a[p, j] - tangential[p, j]
+            wrench[a, 3 + j] += patches.torque_a[p, j] - torque_a[j]
+            wrench[b, j] += tangential[p, j] - patches.force_a[p, j]
+            wrench[b, 3 + j] += patches.torque_b[p, j] + torque_b[j]
+    acting = start.wrench + (1.0 + alpha) * wrench - alpha * start.history
+    n = bodies.movable.shape[0]
+    index = np.full(n_blocks, -1, np.int64)
+    residual = np.empty((n, 6))
+    jacobian = np.zeros((6 * n, 6 * n))
+    for k in range(n):
+        i = bodies.movable[k]
+        index[i] = k
+        inertia = bodies.inertia[i]
+        omega = velocity[i, 3:].copy()
+        spin = inertia @ omega
+        torque = rotation[i].T @ acting[i, 3:].copy()
+        for j in range(3):
+            residual[k, j] = bodies.mass[i] * acceleration[i, j] - acting[i, j]
+        residual[k, 3:] = inertia @ acceleration[i, 3:].copy() + np.cross(omega, spin) - torque
+        for j in range(3):
+            jacobian[6 * k + j, 6 * k + j] = bodies.mass[i] / (beta * h * h)
+        jacobian[6 * k + 3:6 * k + 6, 6 * k + 3:6 * k + 6] = (
+            inertia / (beta * h * h) + gamma / (beta * h) * (skew(omega) @ inertia - skew(spin)) - skew(torque))
+    # the interfaces: rows [F; A^T T], columns [dx; A dpsi] of each movable block of a pair
+    for p in range(n_p):
+        tangent = patches.stiffness[p] + friction_stiffness[p]
+        for r in range(2):
+            row_body = joints.faces.body_a[p] if r == 0 else joints.faces.body_b[p]
+            if index[row_body] < 0:
+                continue
+            for c in range(2):
+                col_body = joints.faces.body_a[p] if c == 0 else joints.faces.body_b[p]
+                if index[col_body] < 0:
+                    continue
+                part = tangent[6 * r:6 * r + 6, 6 * c:6 * c + 6].copy()
+                part[:, 3:] = np.ascontiguousarray(part[:, 3:]) @ rotation[col_body]
+                part[3:, :] = np.ascontiguousarray(rotation[row_body].T) @ np.ascontiguousarray(part[3:, :])
+                rows, cols = 6 * index[row_body], 6 * index[col_body]
+                jacobian[rows:rows + 6, cols:cols + 6] -= (1.0 + alpha) * part
+    return Evaluation(position, orientation, velocity, acceleration, patches, tangential, stretch, sliding, wrench,
+                      residual, jacobian)
+
+
+@njit(cache=True)
+def relative_residual(bodies, residual):
+    """Largest residual of a block over its scale: force / (m g), moment / (m g R)."""
+    largest = 0.0
+    for k in range(bodies.movable.shape[0]):
+        i = bodies.movable[k]
+        for j in range(6):
+            scale = bodies.scale[i] if j < 3 else bodies.scale[i] * bodies.radius[i]
+            largest = max(largest, abs(residual[k, j]) / scale)
+    return largest
+
+
+@njit(cache=True)
+def newton_iterations(bodies, start, joints, settings, increment):
+    """Correct the increments D (n_movable, 6), starting from ``increment``, until the convergence test.
+
+    Returns
+    -------
+    evaluation : Evaluation of the last iterate
+    iterations : int
+    residual : float, its relative residual
+    converged : bool
+    """
+    increment = increment.copy()
+    evaluation = evaluate(bodies, start, joints, settings, increment)
+    norm = relative_residual(bodies, evaluation.residual)
+    iterations = 0
+    while norm > settings.residual and iterations < settings.iterations:
+        correction = np.linalg.solve(evaluation.jacobian, -evaluation.residual.ravel()).reshape(-1, 6)
+        increment += correction
+        iterations += 1
+        evaluation = evaluate(bodies, start, joints, settings, increment)
+        norm = relative_residual(bodies, evaluation.residual)
+        largest_move, largest_turn = 0.0, 0.0
+        for k in range(correction.shape[0]):
+            for j in range(3):
+                largest_move = max(largest_move, abs(correction[k, j]) / bodies.radius[bodies.movable[k]])
+                largest_turn = max(largest_turn, abs(correction[k, 3 + j]))
+        if max(largest_move, largest_turn) <= settings.increment:
+            # the corrections reached round-off: the residual cannot fall further
+            return evaluation, iterations, norm, norm <= settings.stagnant_residual
+    return evaluation, iterations, norm, norm <= settings.residual
