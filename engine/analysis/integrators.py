@@ -94,7 +94,7 @@ def step_outcome(trial, h, world_velocity, position):
     n_p = len(forces.body_a)
     contacts = Contacts(body_a=forces.body_a, body_b=forces.body_b, point=forces.centre, normal=forces.normal,
                         gap=forces.opening, feature_id=np.zeros(n_p, np.int64), pair=np.arange(n_p),
-                        pair_start=np.arange(n_p + 1), n_candidate_pairs=forces.contacts.n_candidate_pairs)
+                        pair_start=np.arange(n_p + 1), n_candidate_pairs=forces.n_candidate_pairs)
     frame, impulse, contact_velocity = joint_kinematics(
         forces.normal, forces.tangential, forces.normal_force, forces.centre, forces.body_a, forces.body_b,
         world_velocity, position, h)

@@ -29,7 +29,7 @@ down to 2^-TOL.hht_halvings of the step (seed 003 sec. 3.2); each step reports i
 and halvings.
 """
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -40,8 +40,8 @@ from extrados.engine.collision.feature_id import LINE_BITS
 from extrados.engine.contact.frames import tangent_basis
 from extrados.engine.contact.laws import pair_laws
 from extrados.engine.contact.winkler import pair_faces
-from extrados.engine.dynamics.hht_newton import Bodies, Joints, Settings, StepStart, evaluate, newton_iterations, pose
-from extrados.engine.geometry.quaternion import quat_multiply, quat_to_matrices
+from extrados.engine.dynamics.hht_newton import Bodies, Joints, Settings, StepStart, evaluate, solve_step
+from extrados.engine.geometry.quaternion import quat_to_matrices
 from extrados.engine.tolerance import TOL
 
 #: m/s^2, the acceleration that sets a block's residual scale m g (a scale, not the model's gravity).
@@ -57,19 +57,37 @@ class HHTParameters:
     gamma: float = np.sqrt(2.0) - 0.5
 
 
+@dataclass(frozen=True)
+class JointCache:
+    """The joints of a detection, kept while no block moves farther than TOL.hht_redetect_fraction of the
+    envelope from where the detection was made: every corner that can come within reach was within the
+    envelope there, and the Winkler forces are recomputed from the pose at every iterate."""
+
+    contacts: object            # Contacts of the detection
+    joints: Joints              # its pairs' faces and laws (stretch left zero)
+    keys: np.ndarray            # (n_p,) int64, pair_keys of its pairs
+    position: np.ndarray        # (n_blocks, 3) float64, m, the pose it was made at
+    orientation: np.ndarray     # (n_blocks, 4) float64
+
+
 @dataclass
 class HHTMemory:
     """What a step hands the next besides the State: accelerations, the interfaces' wrench and stretches."""
 
     acceleration: np.ndarray    # (n_blocks, 6) float64, [v' world m/s^2, Omega' body rad/s^2]
     contact_wrench: np.ndarray  # (n_blocks, 6) float64, W_c(q_i), world
-    stretch: dict = field(default_factory=dict)  # pair key -> (3,) float64, m, friction spring stretch
+    keys: np.ndarray            # (n_p,) int64, the pairs of the last step
+    stretch: np.ndarray         # (n_p, 3) float64, m, their friction springs (zero where they carried nothing)
 
     def stretch_of(self, keys):
+        """(len(keys), 3) the stretch of pairs ``keys`` (zero for a pair the last step did not have)."""
+        if keys is self.keys or np.array_equal(keys, self.keys):
+            return self.stretch
+        where = {int(key): k for k, key in enumerate(self.keys)}
         out = np.zeros((len(keys), 3))
         for k, key in enumerate(keys):
-            if key in self.stretch:
-                out[k] = self.stretch[key]
+            if int(key) in where:
+                out[k] = self.stretch[where[int(key)]]
         return out
 
 
@@ -93,31 +111,29 @@ class Trial:
     orientation: np.ndarray
     velocity: np.ndarray        # (n_blocks, 6) float64, [v world, Omega body]
     acceleration: np.ndarray    # (n_blocks, 6) float64, [v' world, Omega' body]
+    angular_velocity: np.ndarray  # (n_blocks, 3) float64, rad/s, world
     forces: object              # InterfaceForces at the end configuration
     report: NewtonReport
 
 
 @dataclass(frozen=True)
 class InterfaceForces:
-    """What the interfaces exert at the end of a step, one entry per touching pair of its detection."""
+    """What the interfaces exert at the end of a step, one entry per joint (touching pair) of its JointCache."""
 
-    contacts: object            # Contacts of the detection
+    n_candidate_pairs: int      # pairs its detection's broad phase passed on
     body_a: np.ndarray          # (n_p,) int64
     body_b: np.ndarray          # (n_p,) int64
     centre: np.ndarray          # (n_p, 3) float64, m, pressure centre
     normal: np.ndarray          # (n_p, 3) float64, unit, from A to B
     normal_force: np.ndarray    # (n_p,) float64, N, pushing A and B apart
     tangential: np.ndarray      # (n_p, 3) float64, N, friction force on B (A gets the opposite)
-    penetration: np.ndarray     # (n_p,) float64, m, deepest penetration of the patch (0 when apart)
-    opening: np.ndarray         # (n_p,) float64, m, largest gap of the pair's detected corners
-    friction: np.ndarray        # (n_p,) float64, mu
     stretch: np.ndarray         # (n_p, 3) float64, m, friction spring stretch
     sliding: np.ndarray         # (n_p,) bool
+    penetration: np.ndarray     # (n_p,) float64, m, deepest penetration of the patch (0 when apart)
+    opening: np.ndarray         # (n_p,) float64, m, how far the joint has opened (hht_newton.joint_opening)
+    friction: np.ndarray        # (n_p,) float64, mu
     wrench: np.ndarray          # (n_blocks, 6) float64, [N, N m], world, torque about each centre of mass
-
-    @property
-    def keys(self):
-        return pair_keys(self.body_a, self.body_b)
+    keys: np.ndarray            # (n_p,) int64, pair_keys
 
 
 def pair_keys(body_a, body_b):
@@ -126,22 +142,11 @@ def pair_keys(body_a, body_b):
     return low << 32 | high
 
 
-def joints_of(model, contacts, stretch_of):
-    """The Joints of a detection (engine.dynamics.hht_newton), with each pair's friction spring from
-    ``stretch_of(keys)`` ((n_p, 3) m)."""
+def joints_of(model, contacts):
+    """The Joints of a detection (engine.dynamics.hht_newton), their friction springs unstretched."""
     faces = pair_faces(contacts, model.mechanics.polyhedra)
     normal, shear, friction = pair_laws(model, contacts)
-    return Joints(faces, normal, shear, friction, stretch_of(pair_keys(faces.body_a, faces.body_b)))
-
-
-def interface_record(contacts, joints, evaluation):
-    """The InterfaceForces of an Evaluation."""
-    faces, patches = joints.faces, evaluation.patches
-    counts = np.diff(contacts.pair_start)
-    opening = np.maximum.reduceat(contacts.gap, contacts.pair_start[:-1]) if len(counts) else np.zeros(0)
-    return InterfaceForces(contacts, faces.body_a, faces.body_b, patches.pressure_centre, patches.normal,
-                           patches.normal_force, evaluation.tangential, patches.penetration_max, opening,
-                           joints.friction, evaluation.stretch, evaluation.sliding, evaluation.wrench)
+    return Joints(faces, normal, shear, friction, np.zeros((len(faces.kind), 3)))
 
 
 def body_velocity(state):
@@ -167,6 +172,7 @@ class HHTStep:
                              packed.face_vertex_start, packed.edge_vertex, packed.edge_face, packed.edge_start,
                              np.asarray(packed.radius, float))
         self.memory = None
+        self.joint_cache = None
 
     def settings(self, h):
         p = self.parameters
@@ -178,16 +184,27 @@ class HHTStep:
         n_blocks = self.model.mechanics.n_blocks
         velocity = body_velocity(state)
         zero = np.zeros((n_blocks, 6))
-        contacts = self.detect(state.position, state.orientation)
+        self.joint_cache = None
+        cache = self.joints_at(state.position, state.orientation)
         start = StepStart(state.position, state.orientation, state.position, velocity, zero, zero, wrench)
-        joints = joints_of(self.model, contacts, lambda keys: np.zeros((len(keys), 3)))
-        evaluation = evaluate(self.bodies, start, joints, self.settings(1.0), np.zeros((len(self.movable), 6)))
-        self.memory = HHTMemory(self._balance(state, velocity, wrench + evaluation.wrench), evaluation.wrench)
+        evaluation = evaluate(self.bodies, start, cache.joints, self.settings(1.0), np.zeros((len(self.movable), 6)))
+        self.memory = HHTMemory(self._balance(state, velocity, wrench + evaluation.wrench), evaluation.wrench,
+                                cache.keys, np.zeros((len(cache.keys), 3)))
 
-    def detect(self, position, orientation):
+    def joints_at(self, position, orientation):
+        """The JointCache of a detection at a pose (its faces and laws those of the last cache when it touches
+        the same pairs with the same features)."""
+        cache = self.joint_cache
         mech = self.model.mechanics
-        return detect_contacts(mech.polyhedra, position, orientation, mech.is_support, self.model.settings["envelope"],
-                               self.cache)
+        contacts = detect_contacts(mech.polyhedra, position, orientation, mech.is_support,
+                                   self.model.settings["envelope"], self.cache)
+        if cache is not None and same_pairs(contacts, cache.contacts):
+            joints, keys = cache.joints, cache.keys
+        else:
+            joints = joints_of(self.model, contacts)
+            keys = pair_keys(joints.faces.body_a, joints.faces.body_b)
+        self.joint_cache = JointCache(contacts, joints, keys, position, orientation)
+        return self.joint_cache
 
     def _balance(self, state, velocity, world_wrench):
         """Accelerations [v', Omega'] that balance ``world_wrench`` (n_blocks, 6), supports at rest."""
@@ -221,91 +238,57 @@ class HHTStep:
                               first.report.converged and second.report.converged,
                               1 + first.report.halvings + second.report.halvings,
                               trial.report.seconds + first.report.seconds + second.report.seconds)
-        return Trial(second.position, second.orientation, second.velocity, second.acceleration, second.forces, report)
+        return Trial(second.position, second.orientation, second.velocity, second.acceleration,
+                     second.angular_velocity, second.forces, report)
 
     def commit(self, state, trial, h):
         """Move the state and the memory to the end of ``trial``."""
-        rotation = quat_to_matrices(trial.orientation)
+        velocity = trial.velocity
         state.position = trial.position
         state.orientation = trial.orientation
-        state.velocity = trial.velocity[:, :3].copy()
-        state.angular_velocity = np.einsum("nij,nj->ni", rotation, trial.velocity[:, 3:])
+        state.velocity = velocity[:, :3].copy()
+        state.angular_velocity = trial.angular_velocity
         state.time += h
         forces = trial.forces
-        self.memory = HHTMemory(trial.acceleration, forces.wrench,
-                                {int(key): forces.stretch[k] for k, key in enumerate(forces.keys)
-                                 if forces.normal_force[k] > 0.0})
-
-    def moved(self, predicted, evaluation):
-        """How far (m) any point of a movable block lies from where the prediction put it: |dx| + |dpsi| R."""
-        movable = self.movable
-        shift = np.linalg.norm(evaluation.position[movable] - predicted[0][movable], axis=1)
-        dot = np.abs(np.einsum("ij,ij->i", evaluation.orientation[movable], predicted[1][movable]))
-        turn = 2.0 * np.arccos(np.minimum(dot, 1.0))
-        return float(np.max(shift + turn * self.bodies.radius[movable], initial=0.0))
+        stretch = np.where(forces.normal_force[:, None] > 0.0, forces.stretch, 0.0)
+        self.memory = HHTMemory(trial.acceleration, forces.wrench, forces.keys, stretch)
 
     def attempt(self, state, h, wrench, support_velocity):
         """Newton iterations of one step of h from ``state`` (not modified); a Trial, converged or not.
 
-        The joints are those of a detection at the predicted end of the step; when the converged end lies
-        farther from the prediction than TOL.hht_redetect_fraction of the envelope and touches other pairs
-        there, the iterations go on with the joints detected there (at most TOL.hht_detections detections).
+        The joints are those of the JointCache; when the converged end left the cache's reach, the blocks
+        are detected there, and if they touch other pairs the iterations go on with those joints (at most
+        TOL.hht_detections times).
         """
         began = time.perf_counter()
         mech = self.model.mechanics
-        movable = self.movable
         velocity = body_velocity(state)
-        acceleration = self.memory.acceleration
-        position = state.position.copy()
+        position = state.position
         if support_velocity is not None:
+            position = position.copy()
             position[mech.is_support] += h * support_velocity[mech.is_support, :3]
             velocity[mech.is_support] = support_velocity[mech.is_support]
-        start = StepStart(position, state.orientation, state.position, velocity, acceleration,
-                          self.memory.contact_wrench, np.ascontiguousarray(wrench, dtype=np.float64))
-        # predictor: the step's increments with the accelerations of the last step
-        increment = h * velocity[movable] + 0.5 * h * h * acceleration[movable]
-        predicted = pose(self.bodies, start, increment)
-        contacts = self.detect(*predicted)
-        total = 0
+        start = StepStart(position, state.orientation, state.position, velocity, self.memory.acceleration,
+                          self.memory.contact_wrench, wrench)
+        settings = self.settings(h)
+        reach = TOL.hht_redetect_fraction * self.model.settings["envelope"]
+        cache, increment, total = self.joint_cache, None, 0
         for _ in range(TOL.hht_detections):
-            joints = joints_of(self.model, contacts, self.memory.stretch_of)
-            evaluation, iterations, residual, converged = newton_iterations(self.bodies, start, joints,
-                                                                            self.settings(h), increment)
+            used = cache
+            joints = used.joints._replace(stretch=self.memory.stretch_of(used.keys))
+            end = solve_step(self.bodies, start, joints, settings, increment, cache.position, cache.orientation)
+            increment, moved, iterations, residual, converged = end[-5:]
             total += iterations
-            if self.moved(predicted, evaluation) <= TOL.hht_redetect_fraction * self.model.settings["envelope"]:
+            if moved <= reach:
                 break
-            found = self.detect(evaluation.position, evaluation.orientation)
-            if same_pairs(found, contacts):
+            reached = self.joints_at(end[0], end[1])
+            if reached.joints is cache.joints:
                 break
-            contacts, predicted = found, (evaluation.position, evaluation.orientation)
-            increment = increment_of(evaluation, state, movable)
+            cache = reached
         report = NewtonReport(total, float(residual), bool(converged), seconds=time.perf_counter() - began)
-        forces = interface_record(contacts, joints, evaluation)
-        return Trial(evaluation.position, evaluation.orientation, evaluation.velocity, evaluation.acceleration,
-                     forces, report)
-
-
-def increment_of(evaluation, state, movable):
-    """The increments D (n_movable, 6) that lead from ``state`` to the evaluation's pose."""
-    increment = np.empty((len(movable), 6))
-    increment[:, :3] = evaluation.position[movable] - state.position[movable]
-    for k, i in enumerate(movable):
-        relative = quat_multiply(quat_conjugate(state.orientation[i]), evaluation.orientation[i])
-        increment[k, 3:] = rotation_vector(relative)
-    return increment
-
-
-def quat_conjugate(q):
-    return np.array([q[0], -q[1], -q[2], -q[3]])
-
-
-def rotation_vector(q):
-    """The rotation vector (rad) of a unit quaternion, the inverse of quat_exp."""
-    q = q if q[0] >= 0.0 else -q
-    sine = np.linalg.norm(q[1:])
-    if sine < 1e-12:
-        return 2.0 * q[1:]
-    return 2.0 * np.arctan2(sine, q[0]) * q[1:] / sine
+        forces = InterfaceForces(used.contacts.n_candidate_pairs, joints.faces.body_a, joints.faces.body_b,
+                                 *end[6:14], joints.friction, end[4], used.keys)
+        return Trial(end[0], end[1], end[2], end[3], end[5], forces, report)
 
 
 def same_pairs(found, contacts):

@@ -12,6 +12,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from extrados.engine.collision.feature_id import KIND_REFERENCE_ON_A
 from extrados.engine.collision.narrow_phase import Geometry
 from extrados.engine.contact.interface_friction import friction_forces
 from extrados.engine.contact.winkler import winkler_kernel
@@ -77,6 +78,8 @@ Evaluation = namedtuple("Evaluation", [
     "stretch",                  # (n_p, 3) float64, m
     "sliding",                  # (n_p,) bool
     "wrench",                   # (n_blocks, 6) float64, W_c(q_{i+1}), world
+    "opening",                  # (n_p,) float64, m, the largest height of a joint's incident corners over its
+                                # reference plane (how far the joint has opened; the spring's gap at an edge pair)
     "residual",                 # (n_movable, 6) float64
     "jacobian",                 # (6 n_movable, 6 n_movable) float64
 ])
@@ -209,7 +212,29 @@ def evaluate(bodies, start, joints, settings, increment):
                 rows, cols = 6 * index[row_body], 6 * index[col_body]
                 jacobian[rows:rows + 6, cols:cols + 6] -= (1.0 + alpha) * part
     return Evaluation(position, orientation, velocity, acceleration, patches, tangential, stretch, sliding, wrench,
-                      residual, jacobian)
+                      joint_opening(geometry, joints.faces, patches), residual, jacobian)
+
+
+@njit(cache=True)
+def joint_opening(geometry, faces, patches):
+    """(n_p,) m: for a face pair the largest height of the incident face's corners over the reference plane,
+    for an edge pair minus the spring's penetration."""
+    n_p = faces.kind.shape[0]
+    opening = np.empty(n_p)
+    for p in range(n_p):
+        if faces.reference_face[p] < 0:
+            opening[p] = -patches.penetration_max[p]
+            continue
+        incident = faces.body_b[p] if faces.kind[p] == KIND_REFERENCE_ON_A else faces.body_a[p]
+        normal = geometry.face_normal[faces.reference_face[p]]
+        offset = geometry.face_offset[faces.reference_face[p]]
+        face = faces.incident_face[p]
+        largest = -np.inf
+        for k in range(geometry.face_vertex_start[face], geometry.face_vertex_start[face + 1]):
+            corner = geometry.vertex[geometry.vertex_start[incident] + geometry.face_vertex[k]]
+            largest = max(largest, np.dot(normal, corner) - offset)
+        opening[p] = largest
+    return opening
 
 
 @njit(cache=True)
@@ -221,6 +246,18 @@ def relative_residual(bodies, residual):
         for j in range(6):
             scale = bodies.scale[i] if j < 3 else bodies.scale[i] * bodies.radius[i]
             largest = max(largest, abs(residual[k, j]) / scale)
+    return largest
+
+
+@njit(cache=True)
+def moved_from(bodies, position, orientation, reference_position, reference_orientation):
+    """How far (m) any point of a movable block lies from where the reference pose put it: |dx| + |dpsi| R."""
+    largest = 0.0
+    for k in range(bodies.movable.shape[0]):
+        i = bodies.movable[k]
+        shift = np.sqrt(np.sum((position[i] - reference_position[i]) ** 2))
+        cosine = min(abs(np.dot(orientation[i], reference_orientation[i])), 1.0)
+        largest = max(largest, shift + 2.0 * np.arccos(cosine) * bodies.radius[i])
     return largest
 
 
@@ -252,5 +289,46 @@ def newton_iterations(bodies, start, joints, settings, increment):
                 largest_turn = max(largest_turn, abs(correction[k, 3 + j]))
         if max(largest_move, largest_turn) <= settings.increment:
             # the corrections reached round-off: the residual cannot fall further
-            return evaluation, iterations, norm, norm <= settings.stagnant_residual
-    return evaluation, iterations, norm, norm <= settings.residual
+            return evaluation, increment, iterations, norm, norm <= settings.stagnant_residual
+    return evaluation, increment, iterations, norm, norm <= settings.residual
+
+
+@njit(cache=True)
+def predictor(bodies, start, h):
+    """The increments of the step with the accelerations of the last: D = h V_i + h^2 / 2 V'_i."""
+    increment = np.empty((bodies.movable.shape[0], 6))
+    for k in range(bodies.movable.shape[0]):
+        i = bodies.movable[k]
+        for j in range(6):
+            increment[k, j] = h * start.velocity[i, j] + 0.5 * h * h * start.acceleration[i, j]
+    return increment
+
+
+@njit(cache=True)
+def solve_step(bodies, start, joints, settings, increment, reference_position, reference_orientation):
+    """``newton_iterations`` from ``increment`` (None: the predictor), with what a step keeps of its last
+    Evaluation as plain arrays (numba returns them to Python much faster than nested named tuples).
+
+    Returns
+    -------
+    position, orientation, velocity, acceleration, wrench : the blocks at the end of the step
+    world_angular_velocity : (n_blocks, 3) float64, rad/s, A Omega
+    centre, normal, normal_force, tangential, stretch, sliding, penetration, opening : the joints
+    increment : (n_movable, 6) float64, the converged D
+    moved : float, m, how far the end lies from the reference pose (`moved_from`)
+    iterations : int; residual : float; converged : bool
+    """
+    if increment is None:
+        increment = predictor(bodies, start, settings.h)
+    evaluation, increment, iterations, norm, converged = newton_iterations(bodies, start, joints, settings,
+                                                                           increment)
+    patches = evaluation.patches
+    omega = np.zeros((bodies.mass.shape[0], 3))
+    for i in range(bodies.mass.shape[0]):
+        omega[i] = quat_to_matrix(evaluation.orientation[i]) @ evaluation.velocity[i, 3:].copy()
+    moved = moved_from(bodies, evaluation.position, evaluation.orientation, reference_position,
+                       reference_orientation)
+    return (evaluation.position, evaluation.orientation, evaluation.velocity, evaluation.acceleration,
+            evaluation.wrench, omega, patches.pressure_centre, patches.normal, patches.normal_force,
+            evaluation.tangential, evaluation.stretch, evaluation.sliding, patches.penetration_max,
+            evaluation.opening, increment, moved, iterations, norm, converged)
