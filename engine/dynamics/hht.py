@@ -178,7 +178,7 @@ class HHTStep:
     def settings(self, h):
         p = self.parameters
         return Settings(p.alpha, p.beta, p.gamma, h, TOL.hht_residual, TOL.hht_iterations, TOL.hht_increment,
-                        TOL.hht_stagnant_residual, 1.0 - TOL.parallel_cosine ** 2)
+                        TOL.hht_stagnant_residual, 1.0 - TOL.parallel_cosine ** 2, TOL.hht_backtracks)
 
     def start(self, state, wrench):
         """The initial accelerations M^-1 (F(0) - K u_0) (seed 003 after eq. 4) of a state at rest or moving."""
