@@ -47,6 +47,7 @@ class DynamicRequest(AnalysisRequest):
     histories: str                # where its histories go, the same
     kinematic_stop: float = None  # m/s: stop once every point moves slower (seed 001), None: run to the end
     collapse_displacement: float = None  # m, default COLLAPSE_FRACTION x median block size
+    rocking_restitution: float = None    # Housner's r (seed 003 eq. 2): engine.dynamics.impact_energy; None: off
 
     KIND = "dynamic"
 
@@ -61,6 +62,9 @@ class DynamicRequest(AnalysisRequest):
         fields = {key: value if isinstance(value, str) else float(value) for key, value in fields.items()}
         check_step_count(step_count(fields["duration"], fields["time_step"]), max_steps, "duration / time_step")
         fields.setdefault("output_interval", max(fields["time_step"], fields["duration"] / FRAMES_BY_DEFAULT))
+        if "rocking_restitution" in fields and fields["restitution"] > 0.0:
+            raise ModelError("rocking_restitution (Housner's energy ratio) and a nonzero Newton restitution are "
+                             "two impact laws; give one", path="analysis.rocking_restitution")
         if fields["time_step"] > fields["duration"]:
             raise ModelError("time_step is longer than the duration", path="analysis.time_step")
         if fields["duration"] / fields["output_interval"] > MAX_FRAMES:
@@ -194,7 +198,8 @@ def run_dynamic(model, request, progress=None, cancel=None):
         t = k * h
         support_velocity = motion.velocity(t, mech.n_blocks) if motion else None
         step_settings = StepSettings(time_step=h, wrench=wrench, solver=solver, support_velocity=support_velocity,
-                                     restitution=request.restitution)
+                                     restitution=request.restitution, energy_impacts=request.restitution == 0.0,
+                                     rocking_restitution=request.rocking_restitution)
         start = StepStart(state.position, state.orientation, start_velocity)
         outcome = step(model, state, step_settings)
         start_velocity = outcome.velocity
