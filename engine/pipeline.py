@@ -15,7 +15,7 @@ from extrados.engine.contact.history import contact_history, remember_contacts
 from extrados.engine.contact.laws import contact_laws, contact_parameters, tangential_stretch
 from extrados.engine.contact.mortar import bonds_after, contact_bonds, mortar_inputs, solve_with_bonds
 from extrados.engine.dynamics.impact_energy import (closing_contacts, impact_fraction, impacting_kinetic_energy,
-                                                    scale_to_energy_ratio)
+                                                    scale_in_frame)
 from extrados.engine.dynamics.integrate import integrate
 from extrados.engine.solvers import solve
 from extrados.engine.tolerance import SOLVER_DEFAULTS
@@ -52,6 +52,7 @@ class StepSettings:
     restitution: float = 0.0  # Newton coefficient; 0 gives plastic impacts
     energy_impacts: bool = False  # the energy impact law of engine.dynamics.impact_energy (plastic impacts only)
     rocking_restitution: float = None  # the law's r, Housner's energy ratio; None: that of the plastic impact
+    ground_frame: object = None  # impact_energy.GroundFrame where every support follows the ground; None: fixed
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     history = contact_history(model.mechanics, memory, contacts, impulse_guess)
     bonds = contact_bonds(model, contacts, law, memory.bond_rows, history.source, bonding)
     joints = mortar_inputs(model, bonds, friction, compliance, history.stretch)
-    was_open = history.impulse[:, 0] <= 0.0 if settings.energy_impacts else None
+    was_open = open_unbonded(history, joints) if settings.energy_impacts else None
     problem, frame, v_free = assemble(model, state, settings, contacts, joints, was_open)
     problem, report, cohesion = solve_with_bonds(model, bonds, friction, problem, joints.cohesion, settings.solver,
                                                  history.impulse, h, bonding)
@@ -128,6 +129,13 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
                                              tangential_stretch(frame, report.gamma, joints.compliance, h), bonds.rows)
     state.bonds_made = True
     return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds, fraction)
+
+
+def open_unbonded(history, joints):
+    """(n_c,) bool: the contacts that carried no normal impulse in the last step and hold no mortar bond
+    (a bond's normal term is its own, engine.contact.assemble.bond_bias): those the impact law may strike."""
+    unbonded = True if joints.bond_gap is None else np.isnan(joints.bond_gap)
+    return (history.impulse[:, 0] <= 0.0) & unbonded
 
 
 def energy_impact_law(model, state, settings, contacts, joints, was_open, problem, impulse, velocity):
@@ -146,22 +154,28 @@ def energy_impact_law(model, state, settings, contacts, joints, was_open, proble
     ratio = settings.rocking_restitution
     if ratio is None:
         ratio = plastic_energy_ratio(model, state, settings, contacts, joints, was_open, impulse, fraction, rotations)
-    return scale_to_energy_ratio(mech, rotations, settings.wrench, v_start, velocity, fraction, h, ratio), fraction
+    return scale_in_frame(mech, rotations, settings.wrench, v_start, velocity, fraction, h, ratio,
+                          settings.ground_frame), fraction
 
 
 def plastic_energy_ratio(model, state, settings, contacts, joints, was_open, impulse, fraction, rotations):
     """T(v_impact) / T(v-) of the impacting blocks: the kinetic energy the plastic impact of the start
-    velocities keeps, the step's problem solved again without the loads (from ``impulse`` (n_c, 3) N s)."""
-    mech = model.mechanics
+    velocities keeps, the step's problem solved again without the loads (from ``impulse`` (n_c, 3) N s),
+    the supports at the ground's start velocity, energies in the settings' ground frame."""
+    mech, frame, supports = model.mechanics, settings.ground_frame, settings.support_velocity
+    if frame is not None:                      # every support at the ground's start velocity
+        supports = np.zeros_like(supports)
+        supports[mech.is_support, :3] = frame.velocity_start
     unloaded, _, v_start = assemble_problem(mech, state, contacts, joints.friction, joints.compliance,
-                                            np.zeros_like(settings.wrench), settings.time_step,
-                                            settings.support_velocity, settings.restitution, joints.stretch,
-                                            joints.cohesion, joints.bond_gap, was_open)
+                                            np.zeros_like(settings.wrench), settings.time_step, supports,
+                                            settings.restitution, joints.stretch, joints.cohesion, joints.bond_gap,
+                                            was_open)
     report = settings.solver.solve(unloaded, impulse)
     v_impact = hold_unbuilt(state, v_start + unloaded.velocity(report.gamma))
+    if frame is not None:
+        v_impact, v_start = frame.relative(v_impact, False), frame.relative(v_start, False)
     return impacting_kinetic_energy(mech, rotations, v_impact, fraction) / max(
-        impacting_kinetic_energy(mech, rotations, start_velocity(mech, state, settings.support_velocity), fraction),
-        np.finfo(float).tiny)
+        impacting_kinetic_energy(mech, rotations, v_start, fraction), np.finfo(float).tiny)
 
 
 def step(model, state, settings):

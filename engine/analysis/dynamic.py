@@ -13,6 +13,7 @@ import numpy as np
 from extrados.engine.analysis.request import AnalysisRequest, check_step_count
 from extrados.engine.analysis.static import check_no_overflow, point_speed
 from extrados.engine.dynamics.events import EventWatch
+from extrados.engine.dynamics.impact_energy import GroundFrame
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, detect, step
@@ -169,6 +170,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
     wrench = mech.dead_wrench + mech.live_wrench
     state = State.initial(mech)
     moving = motion.moving if motion else np.zeros(mech.n_blocks, bool)
+    whole_ground = motion is not None and moving[mech.is_support].all()  # the impact law's GroundFrame
     collapse = request.collapse_displacement or default_collapse_displacement(mech)
     watch = EventWatch.start(detect(model, state), mech.n_blocks, collapse)
     energy = EnergyAccount(kinetic0=0.0)
@@ -197,9 +199,10 @@ def run_dynamic(model, request, progress=None, cancel=None):
     for k in range(1, n_steps + 1):
         t = k * h
         support_velocity = motion.velocity(t, mech.n_blocks) if motion else None
+        ground_frame = GroundFrame(motion.motion.velocity(t - h), motion.motion.velocity(t)) if whole_ground else None
         step_settings = StepSettings(time_step=h, wrench=wrench, solver=solver, support_velocity=support_velocity,
                                      restitution=request.restitution, energy_impacts=request.restitution == 0.0,
-                                     rocking_restitution=request.rocking_restitution)
+                                     rocking_restitution=request.rocking_restitution, ground_frame=ground_frame)
         start = StepStart(state.position, state.orientation, start_velocity)
         outcome = step(model, state, step_settings)
         start_velocity = outcome.velocity

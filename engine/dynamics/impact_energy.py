@@ -31,9 +31,13 @@ loses a further h/2 |P| / T per impact. A scale keeps every velocity-level const
 the friction cones satisfied, and the velocity's direction is that of the plastic impact.
 
 Several blocks impacting in one step (a pair striking each other, a row falling onto a base) share
-one s: the law keeps r of their kinetic energy together, not of each block's. Energies are taken in
-the fixed frame, so with moving supports r applies to the absolute motion.
+one s: the law keeps r of their kinetic energy together, not of each block's. When every support
+follows one ground motion, energies are taken in the frame that translates with the ground
+(``GroundFrame``: relative twists, the loads less m a_g), where Housner's r holds; otherwise in the
+fixed frame.
 """
+from dataclasses import dataclass
+
 import numpy as np
 
 from extrados.engine.post.energy import kinetic_energy_kernel
@@ -76,6 +80,37 @@ def impacting_kinetic_energy(mechanics, rotations, velocity, fraction):
     """Kinetic energy (J) of the impacting blocks (``fraction`` < 1) with twists ``velocity`` (n_blocks, 6)."""
     return kinetic_energy_kernel(mechanics.mass, mechanics.inertia_body, fraction >= 1.0, rotations,
                                  np.ascontiguousarray(velocity, dtype=np.float64))
+
+
+@dataclass(frozen=True)
+class GroundFrame:
+    """The frame that translates with supports that all follow one ground motion, over one step."""
+
+    velocity_start: np.ndarray  # (3,) float64, m/s, ground velocity at the start of the step
+    velocity_end: np.ndarray    # (3,) float64, m/s, at its end (the step's support velocity)
+
+    def relative(self, velocity, at_end):
+        """(n_blocks, 6) twists ``velocity`` relative to the ground at the step's start or end."""
+        shifted = np.array(velocity, dtype=np.float64)
+        shifted[:, :3] -= self.velocity_end if at_end else self.velocity_start
+        return shifted
+
+    def loads(self, mechanics, wrench, h):
+        """(n_blocks, 6) loads in the frame: ``wrench`` less the inertial force m a_g, a_g over the step h."""
+        acceleration = (self.velocity_end - self.velocity_start) / h
+        loads = np.array(wrench, dtype=np.float64)
+        loads[:, :3] -= mechanics.mass[:, None] * acceleration
+        return loads
+
+
+def scale_in_frame(mechanics, rotations, wrench, v_start, v_end, fraction, h, r, frame):
+    """``scale_to_energy_ratio`` in the ground ``frame`` (GroundFrame, or None: the fixed frame)."""
+    if frame is None:
+        return scale_to_energy_ratio(mechanics, rotations, wrench, v_start, v_end, fraction, h, r)
+    scaled = scale_to_energy_ratio(mechanics, rotations, frame.loads(mechanics, wrench, h),
+                                   frame.relative(v_start, False), frame.relative(v_end, True), fraction, h, r)
+    scaled[:, :3] += frame.velocity_end
+    return np.where((fraction < 1.0)[:, None], scaled, v_end)
 
 
 def scale_to_energy_ratio(mechanics, rotations, wrench, v_start, v_end, fraction, h, r):
