@@ -160,22 +160,23 @@ def energy_impact_law(model, state, settings, contacts, joints, was_open, proble
 
 def plastic_energy_ratio(model, state, settings, contacts, joints, was_open, impulse, fraction, rotations):
     """T(v_impact) / T(v-) of the impacting blocks: the kinetic energy the plastic impact of the start
-    velocities keeps, the step's problem solved again without the loads (from ``impulse`` (n_c, 3) N s),
+    velocities keeps, the step's problem solved again without the loads (v- = its free velocity, the start
+    velocity but for the gyroscopic term; from ``impulse`` (n_c, 3) N s),
     the supports at the ground's start velocity, energies in the settings' ground frame."""
     mech, frame, supports = model.mechanics, settings.ground_frame, settings.support_velocity
     if frame is not None:                      # every support at the ground's start velocity
         supports = np.zeros_like(supports)
         supports[mech.is_support, :3] = frame.velocity_start
-    unloaded, _, v_start = assemble_problem(mech, state, contacts, joints.friction, joints.compliance,
+    unloaded, _, v_free = assemble_problem(mech, state, contacts, joints.friction, joints.compliance,
                                             np.zeros_like(settings.wrench), settings.time_step, supports,
                                             settings.restitution, joints.stretch, joints.cohesion, joints.bond_gap,
                                             was_open)
     report = settings.solver.solve(unloaded, impulse)
-    v_impact = hold_unbuilt(state, v_start + unloaded.velocity(report.gamma))
+    v_impact = hold_unbuilt(state, v_free + unloaded.velocity(report.gamma))
     if frame is not None:
-        v_impact, v_start = frame.relative(v_impact, False), frame.relative(v_start, False)
+        v_impact, v_free = frame.relative(v_impact, False), frame.relative(v_free, False)
     return impacting_kinetic_energy(mech, rotations, v_impact, fraction) / max(
-        impacting_kinetic_energy(mech, rotations, v_start, fraction), np.finfo(float).tiny)
+        impacting_kinetic_energy(mech, rotations, v_free, fraction), np.finfo(float).tiny)
 
 
 def step(model, state, settings):
