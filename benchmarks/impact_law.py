@@ -1,4 +1,4 @@
-"""Cost of the energy impact law (engine/dynamics/impact_energy.py): time per step with and without it.
+"""Cost of the energy impact law (engine/contact/impact_energy.py): time per step with and without it.
 
 Two scenes at h = 1 ms, each stepped through engine.pipeline.step with the law on (the dynamic
 analysis's default for plastic impacts) and off (the steps before issue 18): the free rocking of a

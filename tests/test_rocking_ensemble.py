@@ -11,7 +11,7 @@ PGA 4 m/s^2 < g tan(pi/4 - alpha) = 5.89 m/s^2 a block past it can only fall, an
 whose theta keeps growing as it falls, passes it whenever it falls.
 
 Time step (measured 2026-11-27, same records, Housner's reference unchanged). Before the energy impact
-law (issue 18, engine/dynamics/impact_energy.py) NSCD dissipated more per impact than Housner's r at
+law (issue 18, engine/contact/impact_energy.py) NSCD dissipated more per impact than Housner's r at
 coarse steps, so its small rocking amplitudes came out low and the CDF shifted left: at h = 1 ms KS
 distance 0.167 (5/30: failed), collapsed 4/30 against Housner's 5/30; at 0.5 ms 0.100 (failed, not
 below 0.1); at 0.25 ms 0.067 (passed). With the law, each impact keeps Housner's r at any step:

@@ -1,5 +1,5 @@
 """Free rocking at coarse NSCD steps against Housner (seed 003 eq. 1-3): the energy impact law of
-engine.dynamics.impact_energy, with plastic impacts and with a requested rocking_restitution r."""
+engine.contact.impact_energy, with plastic impacts and with a requested rocking_restitution r."""
 import dataclasses
 import math
 
