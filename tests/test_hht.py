@@ -84,6 +84,38 @@ def test_a_block_at_rest_on_a_winkler_layer_stays_sunk_by_its_weight_over_k_a():
     assert doc["integrator"]["name"] == "hht"
 
 
+def hht_spectral_radius(omega_h, alpha=1.0 - math.sqrt(2.0), beta=0.5, gamma=math.sqrt(2.0) - 0.5):
+    """Spectral radius of eq. 4 for an undamped oscillator x'' + w^2 x = 0 at a step with w h = omega_h:
+    the largest |eigenvalue| of the map (x, v, a)_i -> (x, v, a)_{i+1} (h = 1)."""
+    w2 = omega_h ** 2
+    amplification = np.empty((3, 3))
+    for j, (x, v, a) in enumerate(np.eye(3)):
+        a1 = -((1.0 + alpha) * w2 * (x + v + (0.5 - beta) * a) - alpha * w2 * x) / (1.0 + (1.0 + alpha) * w2 * beta)
+        amplification[:, j] = (x + v + (0.5 - beta) * a + beta * a1, v + (1.0 - gamma) * a + gamma * a1, a1)
+    return np.abs(np.linalg.eigvals(amplification)).max()
+
+
+def test_a_block_bouncing_on_its_layer_decays_at_hhts_spectral_radius():
+    """The vertical mode of a block on a Winkler layer (full contact: a linear oscillator of stiffness k_n A)
+    loses amplitude per step at the spectral radius of eq. 4-5 for its w h."""
+    model = Model.from_dict(rocking(tilt=0.0))
+    mech = model.mechanics
+    omega = math.sqrt(K_N * 0.25 * 0.25 / mech.mass[0])
+    for omega_h in (0.44, 1.3):
+        h = omega_h / omega
+        state = State.initial(mech)
+        state.position[0, 2] -= 2e-6          # within full contact: the weight sinks the block 4e-5 m
+        stepper = HHTStep(model)
+        stepper.start(state, mech.dead_wrench)
+        deviation = []
+        for _ in range(int(40 * math.pi / omega_h)):   # 20 periods
+            stepper.advance(state, h, mech.dead_wrench)
+            deviation.append(abs(state.position[0, 2] - mech.position0[0, 2]))
+        fifth = len(deviation) // 5
+        per_step = (max(deviation[-fifth:]) / max(deviation[:fifth])) ** (1.0 / (len(deviation) - fifth))
+        assert per_step == pytest.approx(hht_spectral_radius(omega_h), abs=1e-3)
+
+
 def test_impacts_lose_nothing_as_the_step_vanishes_and_more_at_larger_steps():
     """Seed 003 sec. 2.3, fig. 4: the time step alone rules the dissipation; an elastic Winkler layer
     with a small step gives the energy of an impact back (r near 1, against Housner's 0.83 here)."""
