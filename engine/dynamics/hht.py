@@ -329,12 +329,16 @@ def joint_kinematics(normal, tangential, normal_force, centre, body_a, body_b, v
     impulse = np.empty((n_p, 3))
     relative = np.empty((n_p, 3))
     for p in range(n_p):
-        n = normal[p]
+        a, b = body_a[p], body_b[p]
+        n = normal[p].copy()
+        if np.dot(n, n) < 0.25:
+            # a pair apart without a plane of its own (crossing edges that no longer cross): the line of centres
+            n = position[b] - position[a]
+            n /= np.sqrt(np.dot(n, n))
         u0, u1, u2, v0, v1, v2 = tangent_basis(n[0], n[1], n[2])
         frame[p, 0] = n
         frame[p, 1, 0], frame[p, 1, 1], frame[p, 1, 2] = u0, u1, u2
         frame[p, 2, 0], frame[p, 2, 1], frame[p, 2, 2] = v0, v1, v2
-        a, b = body_a[p], body_b[p]
         speed = (velocity[b, :3] + np.cross(velocity[b, 3:], centre[p] - position[b])
                  - velocity[a, :3] - np.cross(velocity[a, 3:], centre[p] - position[a]))
         impulse[p, 0] = h * normal_force[p]
