@@ -36,7 +36,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy.optimize import least_squares  # noqa: E402
 
-from extrados.batch.table import DONE, read_rows  # noqa: E402
+from extrados.batch.table import DONE, FAILED, read_rows  # noqa: E402
 from extrados.engine.dynamics.rocking_cycles import error_measures, housner_eq3, significant_impacts  # noqa: E402
 from extrados.engine.dynamics.time_step_law import G, PAPER_LAW, TimeStepLaw  # noqa: E402
 
@@ -74,8 +74,9 @@ def run_errors(row, amplitude, half_period, n):
 
 def measured_optima(rows):
     """The measured optimal step of every (block, k_n, r) whose least e_G is at most OPTIMUM_ERROR, over the
-    (block, k_n) whose runs at every time step of the table finished (a campaign stopped part way leaves
-    the others out, whose best step would be the best of those that happened to finish).
+    (block, k_n) whose runs at every time step of the table finished, done or failed with their own error
+    (a failed run is no candidate; a campaign stopped part way leaves the unfinished (block, k_n) out,
+    whose best step would be the best of those that happened to finish).
 
     Returns
     -------
@@ -85,12 +86,13 @@ def measured_optima(rows):
     steps = {row["analysis/time_step"] for row in rows}
     groups = {}
     for row in rows:
-        if row["status"] == DONE:
+        if row["status"] in (DONE, FAILED):
             groups.setdefault((row["height"], row["width"], row["normal_stiffness"]), []).append(row)
     optima = []
-    for (height, width, k_n), runs in sorted(groups.items()):
-        if {run["analysis/time_step"] for run in runs} != steps:
+    for (height, width, k_n), finished in sorted(groups.items()):
+        if {run["analysis/time_step"] for run in finished} != steps:
             continue
+        runs = [run for run in finished if run["status"] == DONE]
         radius = 0.5 * math.hypot(height, width)
         for r in RESTITUTIONS:
             best = None
@@ -108,17 +110,25 @@ def measured_optima(rows):
 
 
 def finished_groups(rows):
-    """'2H x 2B m: k_n / 1e8 ...' of each block with the stiffnesses whose time steps all finished."""
+    """'2H x 2B m: k_n / 1e8 ...' of each block with the stiffnesses whose time steps all finished (done or failed)."""
     steps = {row["analysis/time_step"] for row in rows}
     done = {}
     for row in rows:
-        if row["status"] == DONE:
+        if row["status"] in (DONE, FAILED):
             done.setdefault((row["height"], row["width"], row["normal_stiffness"]), set()).add(row["analysis/time_step"])
     blocks = {}
     for (height, width, k_n), finished in sorted(done.items()):
         if finished == steps:
             blocks.setdefault((height, width), []).append(f"k{k_n / 1e8:g}")
     return [f"{height:g} x {width:g} m: {', '.join(ks)}" for (height, width), ks in blocks.items()]
+
+
+def drift_percentiles(rows):
+    """Median and 95th percentile (m) of the sliding between impacts (free_rocking_drift) of the runs that did
+    not overturn: friction 0.8 keeps the blocks from sliding when these are small against the block."""
+    drift = [row[f"free_rocking_drift[{BLOCK}]"] or 0.0 for row in rows
+             if row["status"] == DONE and max(row[f"free_rocking_amplitudes[{BLOCK}]"], default=0.0) < 1.0]
+    return {"median": float(np.median(drift)), "p95": float(np.percentile(drift, 95))}
 
 
 def law_inputs(optima):
@@ -167,7 +177,7 @@ def throughput(rows):
     latest = max(row["run"] for row in rows)
     finished = [row["finished_at"] for row in rows if row["run"] == latest]
     minutes = (datetime.fromisoformat(max(finished)) - datetime.fromisoformat(latest)).total_seconds() / 60.0
-    return {"run": latest, "cases": len(finished), "minutes": minutes, "cases_per_minute": len(finished) / minutes}
+    return {"run": latest, "run_cases": len(finished), "minutes": minutes, "cases_per_minute": len(finished) / minutes}
 
 
 def plot(path, law, optima, validation):
@@ -214,9 +224,16 @@ def main(argv=None):
         "paper": {"A1": PAPER_LAW.a1, "A2": PAPER_LAW.a2, "A3": PAPER_LAW.a3, "r_squared": PAPER_LAW.r_squared,
                   "r_squared_on_our_optima": law_r_squared(PAPER_LAW, optima)},
         "campaign": {"cases": len(rows), "done": done, "optima": len(optima),
+                     "failed": [{"height": row["height"], "width": row["width"], "k_n": row["normal_stiffness"],
+                                 "dt": row["analysis/time_step"], "error": row["error"]}
+                                for row in rows if row["status"] == FAILED],
                      "searched": len({(r["height"], r["width"], r["normal_stiffness"]) for r in rows}) * len(RESTITUTIONS),
                      **throughput(rows), "cores": os.cpu_count()},
         "blocks_done": finished_groups(rows),
+        "drift_m": drift_percentiles(rows),
+        "overturned": [{"height": row["height"], "width": row["width"], "k_n": row["normal_stiffness"],
+                        "dt": row["analysis/time_step"]} for row in rows
+                       if row["status"] == DONE and max(row[f"free_rocking_amplitudes[{BLOCK}]"], default=0.0) >= 1.0],
         "validation": {"cases": len(validation_rows), "optima": len(validation),
                        "r_squared": law_r_squared(law, validation), "paper_r_squared": 0.980,
                        "paper_law_r_squared": law_r_squared(PAPER_LAW, validation)},
@@ -226,6 +243,9 @@ def main(argv=None):
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
     plot(args.figure, law, optima, validation)
+    failed = [row for row in rows if row["status"] == FAILED]
+    if failed:
+        print(f"{len(failed)} runs failed, e.g. {failed[0]['error']}")
     print(f"{done} of {len(rows)} cases done; {len(optima)} of {report['campaign']['searched']} (block, k_n, r) "
           f"have an optimal step with e_G <= {OPTIMUM_ERROR}")
     print(f"{'':10}{'A1':>11}{'A2':>8}{'A3':>8}{'R^2':>8}")
@@ -235,6 +255,9 @@ def main(argv=None):
     v = report["validation"]
     print(f"post-validation: {v['optima']} optima of {v['cases']} cases, R^2 = {v['r_squared']} (paper 0.980); "
           f"{report['campaign']['cases_per_minute']:.1f} cases per minute")
+    drift = report["drift_m"]
+    print(f"sliding of a block between impacts: median {drift['median']:.2g} m, 95th percentile {drift['p95']:.2g} m; "
+          f"{len(report['overturned'])} runs overturned (theta reached alpha: the integrator gained energy)")
     print(f"wrote {args.json}, {args.figure}")
     return report
 
