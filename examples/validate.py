@@ -822,7 +822,7 @@ def rocking_campaign_values(data):
     return {
         "cases_done": lambda: f"{campaign['done']}",
         "cases_per_minute": lambda: f"{campaign['cases_per_minute']:.1f}", "cores": lambda: f"{campaign['cores']}",
-        "blocks_done": lambda: ", ".join(doc["blocks_done"]),
+        "blocks_done": lambda: "; ".join(doc["blocks_done"]),
         "theta0": lambda: f"{doc['settings']['theta0_over_alpha']:g}",
         "optimum_error": lambda: percent(doc["settings"]["optimum_error"], 0),
         "optima": lambda: f"{campaign['optima']}", "searched": lambda: f"{campaign['searched']}",
