@@ -804,6 +804,43 @@ def runs_values(data):
     }
 
 
+def rocking_campaign_values(data):
+    """docs/validation/rocking_campaign.md: the time-step law of our campaign, read from
+    benchmarks/results/rocking_campaign.json (the campaign is too long for validate; the section is static)."""
+    doc = json.loads((ROOT / "benchmarks/results/rocking_campaign.json").read_text())
+    campaign, validation = doc["campaign"], doc["validation"]
+    laws = markdown_table(["law", "A₁", "A₂", "A₃", "R² on its campaign"], [
+        [name, f"{law['A1']:.4g}", f"{law['A2']:.3f}", f"{law['A3']:.3f}", f"{law['r_squared']:.3f}"]
+        for name, law in (("seed 003 eq. 9", doc["paper"]), ("Extrados (ours)", doc["law"]))])
+
+    def validation_text():
+        if validation["r_squared"] is None:
+            return (f"too few measured optima ({validation['optima']}) from the {validation['cases']} cases "
+                    "finished to judge the law yet.")
+        return (f"{validation['optima']} optima from {validation['cases']} cases; our law's R² = "
+                f"{validation['r_squared']:.3f} (the paper's on its Table 2: {validation['paper_r_squared']:.3f}).")
+    return {
+        "cases_done": lambda: f"{campaign['done']}",
+        "cases_per_minute": lambda: f"{campaign['cases_per_minute']:.1f}", "cores": lambda: f"{campaign['cores']}",
+        "blocks_done": lambda: "; ".join(doc["blocks_done"]),
+        "theta0": lambda: f"{doc['settings']['theta0_over_alpha']:g}",
+        "optimum_error": lambda: percent(doc["settings"]["optimum_error"], 0),
+        "optima": lambda: f"{campaign['optima']}", "searched": lambda: f"{campaign['searched']}",
+        "laws": lambda: laws, "paper_on_ours": lambda: fixed(doc["paper"]["r_squared_on_our_optima"], 3),
+        "validation": validation_text,
+        "robustness": lambda: (f"Between impacts the blocks' centres slide {1e3 * doc['drift_m']['median']:.2f} mm "
+                               f"(median) and {1e3 * doc['drift_m']['p95']:.1f} mm (95th percentile) at friction 0.8; "
+                               f"{len(doc['overturned'])} runs overturned, the integrator gaining energy ("
+                               + "; ".join(f"{o['height']:g} x {o['width']:g} m k{o['k_n'] / 1e8:g} at "
+                                           f"{1e3 * o['dt']:g} ms" for o in doc["overturned"]) + "); "
+                               f"{len(campaign['failed'])} runs failed with an error of the integrator ("
+                               + "; ".join(f"{o['height']:g} x {o['width']:g} m k{o['k_n'] / 1e8:g} at {1e3 * o['dt']:g} "
+                                           f"ms: {o['error']}" for o in campaign["failed"]) + ")."),
+        "a2_note": lambda: ("A₂ is held at the paper's value: the finished cases are of one block size, and one "
+                            "R·H/B cannot tell A₂ from A₁." if doc["law"]["A2_held_at_paper"] else ""),
+    }
+
+
 @dataclass(frozen=True)
 class Section:
     """A template docs/validation/<name>.md, the runs it reads, its placeholders' formatters and its figures.
@@ -848,6 +885,7 @@ SECTIONS = (
     Section("mortar_panel", mortar_panel_values, ("diagonal_compression",),
             (("diagonal_compression", "force_displacement.png", "diagonal_compression_force.png"),
              ("diagonal_compression", "broken_contacts.png", "diagonal_compression_bonds.png"))),
+    Section("rocking_campaign", rocking_campaign_values),
     Section("runs", runs_values),
 )
 

@@ -60,6 +60,12 @@ def spec_with(base, **fields):
     ({"analysis": {"type": "dynamic", "duration": -1.0}}, "analysis.duration"),
     ({"vary": [{"parameter": "width", "list": [0.3, [0.4]]}]}, "vary[0].list[1]"),
     ({"vary": [{"parameter": "width", "list": [0.3, 1, "0.4"]}]}, "vary[0].list"),
+    ({"vary": [{"parameters": ["width", "block_height"], "rows": [[0.3, 1.0], [0.4]]}]}, "vary[0].rows[1]"),
+    ({"vary": [{"parameters": ["width"], "rows": [[0.3], ["0.4"]]}]}, "vary[0].rows (width)"),
+    ({"vary": [{"parameter": "width", "rows": [[0.3]]}]}, "vary[0]"),
+    ({"outputs": {"free_rocking": {"block": "b1"}}}, "analysis.type"),
+    ({"analysis": {"type": "dynamic", "duration": 0.05}, "outputs": {"free_rocking": {"block": "b1", "axis": [0, 0, 0]}}},
+     "outputs.free_rocking.axis"),
 ])
 def test_spec_errors_name_their_field(fields, path):
     with pytest.raises(ModelError) as error:
@@ -105,6 +111,22 @@ def test_cases_are_the_product_keyed_by_their_documents():
     assert cases[0].key == hashlib.sha256(canonical.encode()).hexdigest()
     assert [case.key for case in expand(*load_spec(STATIC_SPEC))] == [case.key for case in cases]
     assert len({case.key for case in cases}) == 4
+
+
+def test_parameters_vary_together_by_rows_and_request_fields_by_pointer():
+    spec = spec_with(STATIC_SPEC, analysis={"type": "dynamic", "duration": 0.05, "time_step": 0.01},
+                     vary=[{"parameters": ["width", "block_height"], "rows": [[0.3, 1.0], [0.4, 2.0]]},
+                           {"request": "/time_step", "list": [0.01, 0.005]}])
+    cases = expand(*load_spec(spec))
+    assert [case.inputs for case in cases] == [{"width": w, "block_height": h, "analysis/time_step": dt}
+                                               for w, h in ((0.3, 1.0), (0.4, 2.0)) for dt in (0.01, 0.005)]
+    assert [case.model for case in cases[::2]] == [generate("column", blocks=2, width=w, block_height=h)
+                                                   for w, h in ((0.3, 1.0), (0.4, 2.0))]
+    assert [case.analysis["time_step"] for case in cases] == [0.01, 0.005] * 2
+    assert spec["analysis"]["time_step"] == 0.01 and len({case.key for case in cases}) == 4
+    with pytest.raises(ModelError) as error:
+        expand(*load_spec(spec_with(spec, vary=[{"request": "/hht/alpha", "list": [-0.1]}])))
+    assert error.value.path == "vary[0].request" and "analysis request has no 'hht'" in error.value.message
 
 
 def test_record_files_at_each_scale_end_at_rest(tmp_path):

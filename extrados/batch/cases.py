@@ -45,16 +45,23 @@ def case_key(model, analysis):
 
 
 def dimension_values(dimension):
-    """The values a ``vary`` entry takes: its list, or its grid's count values from start to stop."""
+    """The values a ``vary`` entry takes: its list, its rows, or its grid's count values from start to stop."""
     if "list" in dimension:
         return list(dimension["list"])
+    if "rows" in dimension:
+        return list(dimension["rows"])
     grid = dimension["grid"]
     return np.linspace(grid["start"], grid["stop"], grid["count"]).tolist()
 
 
-def dimension_column(dimension):
-    """The table column of a ``vary`` entry: its parameter's name or its pointer."""
-    return dimension.get("parameter") or dimension["pointer"]
+def dimension_inputs(dimension, value):
+    """{table column: value} of a ``vary`` entry at one of its values: its parameter's name, its pointer,
+    analysis + its request pointer, or each of its parameters with its value of the row."""
+    if "parameters" in dimension:
+        return dict(zip(dimension["parameters"], value))
+    if "request" in dimension:
+        return {f"analysis{dimension['request']}": value}
+    return {dimension.get("parameter") or dimension["pointer"]: value}
 
 
 def expand(spec, folder, max_blocks=None, max_bytes=None):
@@ -77,8 +84,8 @@ def expand(spec, folder, max_blocks=None, max_bytes=None):
     ------
     ModelError
         More than MAX_CASES cases (path ``vary``), a generator that refuses its parameters (path
-        ``generator``), a pointer whose parent is not in the model (path ``vary[i].pointer``), or a
-        record file that cannot be read.
+        ``generator``), a pointer whose parent is not in the model or the request (path
+        ``vary[i].pointer``, ``vary[i].request``), or a record file that cannot be read.
     TooManyBlocks
         A generated model of more than ``max_blocks`` blocks.
     BatchTooLarge
@@ -102,13 +109,14 @@ def expand(spec, folder, max_blocks=None, max_bytes=None):
             if "pointer" in dimension:
                 _set_pointer(model, dimension["pointer"], value, f"vary[{index}].pointer")
         held.count(model)
-        inputs = {dimension_column(d): value for d, value in zip(dimensions, values)}
+        analysis = _case_analysis(spec["analysis"], dimensions, values)
+        inputs = {column: value for d, value in zip(dimensions, values)
+                  for column, value in dimension_inputs(d, value).items()}
         for motion_inputs, support_motion in motions:
             case_model = model
             if support_motion is not None:
                 case_model = dict(model, support_motion=support_motion)
-            cases.append(Case(case_key(case_model, spec["analysis"]), {**inputs, **motion_inputs}, case_model,
-                              spec["analysis"]))
+            cases.append(Case(case_key(case_model, analysis), {**inputs, **motion_inputs}, case_model, analysis))
     return cases
 
 
@@ -146,7 +154,9 @@ def _base_model(spec, dimensions, values, max_blocks):
     if "model" in spec:
         return copy.deepcopy(spec["model"])
     parameters = dict(spec["generator"]["parameters"])
-    parameters.update({d["parameter"]: value for d, value in zip(dimensions, values) if "parameter" in d})
+    for dimension, value in zip(dimensions, values):
+        if "parameter" in dimension or "parameters" in dimension:
+            parameters.update(dimension_inputs(dimension, value))
     try:
         with nullcontext() if max_blocks is None else block_budget(max_blocks):
             return generate(spec["generator"]["name"], **parameters)
@@ -156,26 +166,38 @@ def _base_model(spec, dimensions, values, max_blocks):
         raise ModelError(f"{exc} (parameters {parameters})", path="generator") from exc
 
 
-def _set_pointer(document, pointer, value, field):
-    """Set the field at JSON pointer ``pointer`` (RFC 6901) of ``document`` to ``value``, in place."""
+def _case_analysis(analysis, dimensions, values):
+    """The analysis request of a case: the spec's, with the fields its request dimensions set (a copy)."""
+    varied = [(index, dimension, value) for index, (dimension, value) in enumerate(zip(dimensions, values))
+              if "request" in dimension]
+    if not varied:
+        return analysis
+    analysis = copy.deepcopy(analysis)
+    for index, dimension, value in varied:
+        _set_pointer(analysis, dimension["request"], value, f"vary[{index}].request", "analysis request")
+    return analysis
+
+
+def _set_pointer(document, pointer, value, field, name="model"):
+    """Set the field at JSON pointer ``pointer`` (RFC 6901) of ``document`` (the ``name``) to ``value``, in place."""
     parts = [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]
     parent = document
     for part in parts[:-1]:
-        parent = _child(parent, part, pointer, field)
+        parent = _child(parent, part, pointer, field, name)
     last = parts[-1]
     if isinstance(parent, list):
-        _child(parent, last, pointer, field)
+        _child(parent, last, pointer, field, name)
         parent[int(last)] = value
     elif isinstance(parent, dict):
         parent[last] = value
     else:
-        raise ModelError(f"{pointer!r}: the field's parent is not an object or a list in the model", path=field)
+        raise ModelError(f"{pointer!r}: the field's parent is not an object or a list in the {name}", path=field)
 
 
-def _child(node, part, pointer, field):
+def _child(node, part, pointer, field, name):
     """``node[part]`` (an object's field or a list's index), or a ModelError saying the pointer misses."""
     if isinstance(node, dict) and part in node:
         return node[part]
     if isinstance(node, list) and part.isdigit() and int(part) < len(node):
         return node[int(part)]
-    raise ModelError(f"{pointer!r}: the model has no {part!r} there", path=field)
+    raise ModelError(f"{pointer!r}: the {name} has no {part!r} there", path=field)

@@ -70,25 +70,49 @@ def load_spec(spec):
 
 def _check_cross_fields(spec):
     """Refuse what the schema cannot see: a list of values of several kinds, parameters without a
-    generator, block outputs without blocks, ground motions without records or outside a dynamic analysis."""
+    generator, block outputs without blocks, free rocking or ground motions outside a dynamic analysis, a zero
+    rocking axis, ground motions without records."""
     for index, dimension in enumerate(spec["vary"]):
-        kinds = {_value_kind(value) for value in dimension.get("list", ())}
-        if len(kinds) > 1:
-            raise ModelError(f"mixes {' and '.join(sorted(kinds))}; a dimension is one column of the table: "
-                             "give values of one kind", path=f"vary[{index}].list")
-        if "parameter" in dimension and "generator" not in spec:
+        _check_one_kind(dimension.get("list", ()), f"vary[{index}].list")
+        if "rows" in dimension:
+            _check_rows(dimension["parameters"], dimension["rows"], f"vary[{index}].rows")
+        field = next((name for name in ("parameter", "parameters") if name in dimension), None)
+        if field is not None and "generator" not in spec:
             raise ModelError("varies a generator parameter, but the spec has a model document, not a generator",
-                             path=f"vary[{index}].parameter")
+                             path=f"vary[{index}].{field}")
     outputs = spec["outputs"]
     for name in BLOCK_OUTPUTS:
         if name in outputs["names"] and not outputs["blocks"]:
             raise ModelError(f"{name} needs the ids of the blocks it reads", path="outputs.blocks")
+    if "free_rocking" in outputs:
+        if spec["analysis"].get("type") != "dynamic":
+            raise ModelError("free_rocking reads the frames of a dynamic analysis", path="analysis.type")
+        if not any(outputs["free_rocking"]["axis"]):
+            raise ModelError("the rocking axis is zero; give a direction", path="outputs.free_rocking.axis")
     motions = spec.get("ground_motions")
     if motions is not None:
         if spec["analysis"].get("type") != "dynamic":
             raise ModelError("ground motions need a dynamic analysis", path="analysis.type")
         if not motions["files"] and not motions["records"] and "stochastic" not in motions:
             raise ModelError("no records: give files, records or stochastic", path="ground_motions")
+
+
+def _check_one_kind(values, path):
+    """Refuse a column of ``values`` of several kinds (numbers, strings, booleans)."""
+    kinds = {_value_kind(value) for value in values}
+    if len(kinds) > 1:
+        raise ModelError(f"mixes {' and '.join(sorted(kinds))}; a dimension is one column of the table: "
+                         "give values of one kind", path=path)
+
+
+def _check_rows(parameters, rows, path):
+    """Refuse rows that do not give one value per parameter, or a parameter's column of several kinds."""
+    for index, row in enumerate(rows):
+        if len(row) != len(parameters):
+            raise ModelError(f"has {len(row)} values for the {len(parameters)} parameters {parameters}",
+                             path=f"{path}[{index}]")
+    for column, parameter in enumerate(parameters):
+        _check_one_kind([row[column] for row in rows], f"{path} ({parameter})")
 
 
 def _value_kind(value):

@@ -89,7 +89,7 @@ def consolidate(out_dir, order):
     out_dir = Path(out_dir)
     table = gathered(out_dir, order)
     pq.write_table(table, out_dir / "cases.parquet")
-    pyarrow.csv.write_csv(table, out_dir / "cases.csv")
+    pyarrow.csv.write_csv(_csv_table(table), out_dir / "cases.csv")
     (out_dir / "cases.json").write_bytes(strict_json.dumps(table.to_pylist()))
     return table.to_pylist()
 
@@ -123,6 +123,15 @@ def gathered(out_dir, order):
     rank = {key: i for i, key in enumerate(order)}
     rows.sort(key=lambda row: (rank.get(row["key"], len(rank)), row["key"]))
     return _table(rows)
+
+
+def _csv_table(table):
+    """``table`` with its list columns (outputs.free_rocking's) as JSON text, which CSV can hold."""
+    for index, field in enumerate(table.schema):
+        if pa.types.is_list(field.type):
+            text = [None if value is None else strict_json.dumps(value).decode() for value in table[index].to_pylist()]
+            table = table.set_column(index, field.name, pa.array(text, pa.string()))
+    return table
 
 
 def _table(rows):
