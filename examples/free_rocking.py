@@ -25,14 +25,19 @@ import numpy as np  # noqa: E402
 
 from extrados import Model, analyze, generators  # noqa: E402
 from extrados.engine.dynamics.rocking import RockingBody, rocking_response  # noqa: E402
+from extrados.engine.post.rocking_errors import (  # noqa: E402
+    error_measures,
+    half_periods,
+    housner_eq3,
+    rocking_cycles,
+    significant_impacts,
+)
 
 G = 9.81
 WIDTH, HEIGHT, DEPTH = 0.25, 1.0, 0.25      # m: 2b, 2h and the block's depth
 #: High enough that the block rocks without sliding (Housner's hypothesis of no sliding).
 FRICTION = 0.8
 THETA0 = 0.5                                # theta_0 / alpha
-#: Seed 003 sec. 3.2: N counts the impacts until the amplitude falls below 5 % of theta_0.
-SIGNIFICANT_FRACTION = 0.05
 #: DESIGN sec. 7: amplitudes within 2 %, impact times within 1 %, over the first 3 impacts.
 DESIGN_IMPACTS, DESIGN_AMPLITUDE_TOL, DESIGN_TIME_TOL = 3, 0.02, 0.01
 #: Samples per second of the reference solution in the plots.
@@ -64,32 +69,6 @@ def housner_exact(theta0, duration):
     exact = rocking_response(body, lambda t: 0.0, duration, theta0=theta0 * body.alpha, g=G,
                              samples=PLOT_SAMPLES_PER_S)
     return {**exact, "amplitudes": exact["amplitudes"][:len(exact["impacts"])]}
-
-
-def housner_eq3(theta0, r, p, impacts):
-    """Seed 003 eq. 3: theta_n / alpha and T_n / 2 (s) for n = 0 .. impacts - 1.
-
-    theta_n = 1 - sqrt(1 - r^n [1 - (1 - theta_0)^2]),  T_n/2 = 2/p artanh sqrt(r^n [1 - (1 - theta_0)^2]).
-    """
-    energy = r ** np.arange(impacts) * (1.0 - (1.0 - theta0) ** 2)
-    return 1.0 - np.sqrt(1.0 - energy), 2.0 / p * np.arctanh(np.sqrt(energy))
-
-
-def half_periods(impacts):
-    """T_n / 2 from impact times: T_0/2 is twice the time to the first impact (seed 003 after eq. 3)."""
-    return np.diff(np.concatenate([[-impacts[0]], impacts]))
-
-
-def error_measures(amplitude, half_period, reference_amplitude, reference_half_period, n):
-    """Seed 003 eq. 7-8 over n = 0 .. N (N = n): e_theta, e_T, e_G, each relative to the reference's n = 0.
-
-    e_theta = 1/theta_0 sqrt(1/N sum_{n=0}^{N} |theta_ref_n - theta_n|^2), e_T alike with T_n/2,
-    e_G = sqrt(e_theta^2 + e_T^2). As in the paper the sum of N + 1 terms is divided by N.
-    """
-    k = slice(0, n + 1)
-    e_theta = math.sqrt(np.sum((reference_amplitude[k] - amplitude[k]) ** 2) / n) / reference_amplitude[0]
-    e_t = math.sqrt(np.sum((reference_half_period[k] - half_period[k]) ** 2) / n) / reference_half_period[0]
-    return {"N": n, "e_theta": e_theta, "e_T": e_t, "e_G": math.hypot(e_theta, e_t)}
 
 
 # --- our engine ---------------------------------------------------------------------------------------------
@@ -132,25 +111,6 @@ def simulate(alpha, h, duration):
     theta = THETA0 * alpha + 2.0 * np.arctan2(q[:, 2], q[:, 0])
     theta_dot = np.array([v[4] for v in out["histories"]["blocks"]["block"]["velocity"]])
     return t, theta, theta_dot, seconds
-
-
-def rocking_cycles(t, theta):
-    """Impact times (zero crossings, interpolated linearly) and the amplitude of each half cycle before one.
-
-    Returns impacts (s) and amplitudes theta_0 .. theta_{K-1} (rad) for the K impacts found.
-    """
-    crossing = np.flatnonzero(np.sign(theta[1:]) * np.sign(theta[:-1]) < 0)
-    impacts = t[crossing] - theta[crossing] * (t[crossing + 1] - t[crossing]) / (theta[crossing + 1] -
-                                                                                theta[crossing])
-    bounds = np.concatenate([[0], crossing + 1])
-    amplitudes = np.array([np.abs(theta[a:b]).max() for a, b in zip(bounds[:-1], bounds[1:])])
-    return impacts, amplitudes
-
-
-def significant_impacts(amplitude_ratio):
-    """N of seed 003 sec. 3.2: the first n whose amplitude falls below SIGNIFICANT_FRACTION theta_0."""
-    below = np.flatnonzero(amplitude_ratio < SIGNIFICANT_FRACTION * amplitude_ratio[0])
-    return int(below[0]) if len(below) else len(amplitude_ratio) - 1
 
 
 def study(alpha, p, r, exact, h, duration):
