@@ -32,6 +32,7 @@ ensemble
 import argparse
 import json
 import math
+import shutil
 import sys
 import time
 from dataclasses import replace
@@ -328,15 +329,19 @@ def ensemble_spec(count, restitution):
 
 
 def ensemble_batches(count, batch_dir, workers):
-    """{r: (spec, rows, references)}: both restitutions' batches and their Housner references, on one cluster."""
+    """{r: (spec, rows, references)}: both restitutions' batches and their Housner references, on one cluster.
+
+    Each batch's folder is emptied first: a batch resumes the cases it finds, and these must be fresh runs.
+    """
     batches = {}
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                       env=WORKER_ENVIRONMENT) as cluster:
         for restitution in BACHMANN_RESTITUTIONS:
             spec = ensemble_spec(count, restitution)
             start = time.perf_counter()
-            rows, references = run_with_housner(spec, Path(batch_dir) / f"r{restitution}", cluster.scheduler_address,
-                                                BLOCK, restitution)
+            folder = Path(batch_dir) / f"r{restitution}"
+            shutil.rmtree(folder, ignore_errors=True)
+            rows, references = run_with_housner(spec, folder, cluster.scheduler_address, BLOCK, restitution)
             print(f"  r = {restitution}: {count} records in {time.perf_counter() - start:.0f} s", file=sys.stderr)
             errors = [row["error"] for row in rows if row["error"] is not None]
             if errors:
