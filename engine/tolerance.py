@@ -141,6 +141,8 @@ class Tolerance:
     hht_residual: float = 1e-8
     #: ... the largest number of Newton iterations before the step is halved (seed 003 sec. 3.2).
     hht_iterations: int = 25
+    #: ... the most halvings of a Newton correction that raises the residual (backtracking line search);
+    hht_backtracks: int = 4
     #: ... and the most halvings of one step (2^-6: a 10 ms step down to 0.16 ms).
     hht_halvings: int = 6
     #: ... a Newton correction below this times the block radius (and rad) has reached round-off;

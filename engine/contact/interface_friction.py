@@ -42,7 +42,7 @@ def point_jacobian(lever):
 
 @njit(cache=True)
 def friction_forces(centre, normal, normal_force, area, shear_stiffness, friction, stretch_old, displacement_a,
-                    displacement_b, centre_a, centre_b):
+                    displacement_b, centre_a, centre_b, normal_force_tangent):
     """Tangential forces of the joints, their new stretch and their tangent (module docstring).
 
     Parameters
@@ -57,6 +57,8 @@ def friction_forces(centre, normal, normal_force, area, shear_stiffness, frictio
     displacement_a, displacement_b : (n_p, 3) float64, m, displacement over the step of the material
         point of A, B now at c
     centre_a, centre_b : (n_p, 3) float64, m, centres of mass of A and B
+    normal_force_tangent : (n_p, 12) float64, dN / d(dx_A, dtheta_A, dx_B, dtheta_B) (N/m, N/rad): a sliding
+        joint's force -mu N s/|s| follows N
 
     Returns
     -------
@@ -64,7 +66,7 @@ def friction_forces(centre, normal, normal_force, area, shear_stiffness, frictio
     stretch : (n_p, 3) float64, m, elastic stretch at the end of the step
     sliding : (n_p,) bool
     stiffness : (n_p, 12, 12) float64, d(wrench_A, wrench_B)/d(dx_A, dtheta_A, dx_B, dtheta_B), world,
-        at fixed centre, normal and normal force
+        at fixed centre and normal
     """
     n_p = centre.shape[0]
     force_b = np.zeros((n_p, 3))
@@ -81,6 +83,7 @@ def friction_forces(centre, normal, normal_force, area, shear_stiffness, frictio
         size = np.sqrt(np.dot(trial, trial))
         limit = friction[p] * normal_force[p]
         projector = np.eye(3) - np.outer(n, n)
+        direction = np.zeros(3)
         if spring * size <= limit:
             scale = 1.0
             tangent = -spring * projector
@@ -97,6 +100,11 @@ def friction_forces(centre, normal, normal_force, area, shear_stiffness, frictio
         d_cols = np.zeros((3, 12))
         d_cols[:, :6] = -tangent @ g_a
         d_cols[:, 6:] = tangent @ g_b
+        if sliding[p]:
+            # F_B = -mu N s/|s|: its share of dN (Newton cycles between stick and slip without it)
+            for k in range(3):
+                for col in range(12):
+                    d_cols[k, col] -= friction[p] * direction[k] * normal_force_tangent[p, col]
         lever_a = centre[p] - centre_a[p]
         lever_b = centre[p] - centre_b[p]
         for col in range(12):

@@ -41,6 +41,7 @@ from extrados.engine.contact.frames import tangent_basis
 from extrados.engine.contact.laws import pair_laws
 from extrados.engine.contact.winkler import pair_faces
 from extrados.engine.dynamics.hht_newton import Bodies, Joints, Settings, StepStart, evaluate, solve_step
+from extrados.engine.errors import ModelError
 from extrados.engine.geometry.quaternion import quat_to_matrices
 from extrados.engine.tolerance import TOL
 
@@ -177,7 +178,7 @@ class HHTStep:
     def settings(self, h):
         p = self.parameters
         return Settings(p.alpha, p.beta, p.gamma, h, TOL.hht_residual, TOL.hht_iterations, TOL.hht_increment,
-                        TOL.hht_stagnant_residual, 1.0 - TOL.parallel_cosine ** 2)
+                        TOL.hht_stagnant_residual, 1.0 - TOL.parallel_cosine ** 2, TOL.hht_backtracks)
 
     def start(self, state, wrench):
         """The initial accelerations M^-1 (F(0) - K u_0) (seed 003 after eq. 4) of a state at rest or moving."""
@@ -227,8 +228,16 @@ class HHTStep:
         return self._advance(state, h, wrench, support_velocity, depth=0)
 
     def _advance(self, state, h, wrench, support_velocity, depth):
-        trial = self.attempt(state, h, wrench, support_velocity)
-        if trial.report.converged or depth >= TOL.hht_halvings:
+        try:
+            trial = self.attempt(state, h, wrench, support_velocity)
+        except np.linalg.LinAlgError:
+            if depth >= TOL.hht_halvings:
+                raise ModelError(f"the HHT step at t = {state.time:.6g} s has a singular Newton matrix even "
+                                 f"when halved {depth} times (a block with no stiffness or mass against the "
+                                 "motion; check the hht parameters and the joints' stiffness)",
+                                 path="analysis.hht") from None
+            trial = None
+        if trial is not None and (trial.report.converged or depth >= TOL.hht_halvings):
             self.commit(state, trial, h)
             return trial
         first = self._advance(state, 0.5 * h, wrench, support_velocity, depth + 1)
@@ -237,7 +246,7 @@ class HHTStep:
                               max(first.report.residual, second.report.residual),
                               first.report.converged and second.report.converged,
                               1 + first.report.halvings + second.report.halvings,
-                              trial.report.seconds + first.report.seconds + second.report.seconds)
+                              first.report.seconds + second.report.seconds)
         return Trial(second.position, second.orientation, second.velocity, second.acceleration,
                      second.angular_velocity, second.forces, report)
 

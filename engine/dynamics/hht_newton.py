@@ -67,6 +67,7 @@ Settings = namedtuple("Settings", [
     "increment",               # TOL.hht_increment
     "stagnant_residual",       # TOL.hht_stagnant_residual
     "parallel_sine_squared",   # edges closer to parallel are parallel (engine.contact.winkler)
+    "backtracks",              # TOL.hht_backtracks
 ])
 
 #: Everything an iterate D gives.
@@ -162,9 +163,15 @@ def evaluate(bodies, start, joints, settings, increment):
         moved_b[p] = moved_point(c, position[b], rotation[b], start.previous_position[b], previous_rotation[b])
         centre_a[p] = position[a]
         centre_b[p] = position[b]
+    # N = -n . F_A: its tangent is minus the normal's row of A's force tangent
+    normal_force_tangent = np.zeros((n_p, 12))
+    for p in range(n_p):
+        for col in range(12):
+            for j in range(3):
+                normal_force_tangent[p, col] -= patches.normal[p, j] * patches.stiffness[p, j, col]
     tangential, stretch, sliding, friction_stiffness = friction_forces(
         patches.pressure_centre, patches.normal, patches.normal_force, patches.area, joints.shear_stiffness,
-        joints.friction, joints.stretch, moved_a, moved_b, centre_a, centre_b)
+        joints.friction, joints.stretch, moved_a, moved_b, centre_a, centre_b, normal_force_tangent)
     wrench = np.zeros((n_blocks, 6))
     for p in range(n_p):
         a, b = joints.faces.body_a[p], joints.faces.body_b[p]
@@ -278,10 +285,17 @@ def newton_iterations(bodies, start, joints, settings, increment):
     iterations = 0
     while norm > settings.residual and iterations < settings.iterations:
         correction = np.linalg.solve(evaluation.jacobian, -evaluation.residual.ravel()).reshape(-1, 6)
-        increment += correction
         iterations += 1
-        evaluation = evaluate(bodies, start, joints, settings, increment)
-        norm = relative_residual(bodies, evaluation.residual)
+        # backtracking: a correction that raises the residual (a joint switching between stick and slip,
+        # or opening) is halved, up to settings.backtracks times
+        for _ in range(settings.backtracks + 1):
+            trial = evaluate(bodies, start, joints, settings, increment + correction)
+            trial_norm = relative_residual(bodies, trial.residual)
+            if trial_norm < norm:
+                break
+            correction *= 0.5
+        increment += correction
+        evaluation, norm = trial, trial_norm
         largest_move, largest_turn = 0.0, 0.0
         for k in range(correction.shape[0]):
             for j in range(3):
