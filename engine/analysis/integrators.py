@@ -74,8 +74,8 @@ class HHTIntegrator:
         """Work (J) of the applied forces over the step, F . (x_{i+1} - x_i) for each movable block: exact for
         gravity, whose moment about the centre of mass is zero; a moment M adds M . w h."""
         movable = self.movable
-        return float(np.einsum("ij,ij->", wrench[movable, :3], moved[movable])
-                     + h * np.einsum("ij,ij->", wrench[movable, 3:], outcome.velocity[movable, 3:]))
+        return float(np.vdot(wrench[movable, :3], moved[movable])
+                     + h * np.vdot(wrench[movable, 3:], outcome.velocity[movable, 3:]))
 
     def to_dict(self):
         parameters = self.stepper.parameters

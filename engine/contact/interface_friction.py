@@ -19,25 +19,13 @@ from numba import njit
 
 
 @njit(cache=True)
-def skew_into(out, row, col, v, sign):
-    """Add sign * [v]x (the cross-product matrix of v) into out[row:row+3, col:col+3]."""
-    out[row + 0, col + 1] -= sign * v[2]
-    out[row + 0, col + 2] += sign * v[1]
-    out[row + 1, col + 0] += sign * v[2]
-    out[row + 1, col + 2] -= sign * v[0]
-    out[row + 2, col + 0] -= sign * v[1]
-    out[row + 2, col + 1] += sign * v[0]
-
-
-@njit(cache=True)
-def point_jacobian(lever):
-    """(3, 6) G with d(point displacement) = G [dx, dtheta] for a point at ``lever`` from the centre:
-    dx + dtheta x lever = [I, -[lever]x] [dx, dtheta]."""
-    g = np.zeros((3, 6))
-    for k in range(3):
-        g[k, k] = 1.0
-    skew_into(g, 0, 3, lever, -1.0)
-    return g
+def unit_cross(j, v):
+    """e_j x v, the column j of -[v]x."""
+    if j == 0:
+        return (0.0, -v[2], v[1])
+    if j == 1:
+        return (v[2], 0.0, -v[0])
+    return (-v[1], v[0], 0.0)
 
 
 @njit(cache=True)
@@ -94,23 +82,35 @@ def friction_forces(centre, normal, normal_force, area, shear_stiffness, frictio
             sliding[p] = True
         stretch[p] = scale * trial
         force_b[p] = -spring * stretch[p]
-        # K = [H_A; H_B] D [-G_A, G_B]: wrench rows H_A = [-I; -[c - x_A]x], H_B = [I; [c - x_B]x]
-        g_a = point_jacobian(centre[p] - centre_a[p])
-        g_b = point_jacobian(centre[p] - centre_b[p])
+        # K = [H_A; H_B] D [-G_A, G_B]: wrench rows H_A = [-I; -[c - x_A]x], H_B = [I; [c - x_B]x], point
+        # columns G = [I, -[lever]x] (d(point) = dx + dtheta x lever); written out, as numba's small matrix
+        # products each call BLAS
+        lever_a = centre[p] - centre_a[p]
+        lever_b = centre[p] - centre_b[p]
         d_cols = np.zeros((3, 12))
-        d_cols[:, :6] = -tangent @ g_a
-        d_cols[:, 6:] = tangent @ g_b
+        for k in range(3):
+            for j in range(3):
+                d_cols[k, j] = -tangent[k, j]
+                d_cols[k, 6 + j] = tangent[k, j]
+            # tangent @ (-[lever]x): column j of -[l]x is e_j x l
+            for j in range(3):
+                e_x_a = unit_cross(j, lever_a)
+                e_x_b = unit_cross(j, lever_b)
+                d_cols[k, 3 + j] = -(tangent[k, 0] * e_x_a[0] + tangent[k, 1] * e_x_a[1] + tangent[k, 2] * e_x_a[2])
+                d_cols[k, 9 + j] = tangent[k, 0] * e_x_b[0] + tangent[k, 1] * e_x_b[1] + tangent[k, 2] * e_x_b[2]
         if sliding[p]:
             # F_B = -mu N s/|s|: its share of dN (Newton cycles between stick and slip without it)
             for k in range(3):
                 for col in range(12):
                     d_cols[k, col] -= friction[p] * direction[k] * normal_force_tangent[p, col]
-        lever_a = centre[p] - centre_a[p]
-        lever_b = centre[p] - centre_b[p]
         for col in range(12):
-            column = d_cols[:, col]
-            stiffness[p, 0:3, col] = -column
-            stiffness[p, 3:6, col] = -np.cross(lever_a, column)
-            stiffness[p, 6:9, col] = column
-            stiffness[p, 9:12, col] = np.cross(lever_b, column)
+            f0, f1, f2 = d_cols[0, col], d_cols[1, col], d_cols[2, col]
+            stiffness[p, 0, col], stiffness[p, 1, col], stiffness[p, 2, col] = -f0, -f1, -f2
+            stiffness[p, 6, col], stiffness[p, 7, col], stiffness[p, 8, col] = f0, f1, f2
+            stiffness[p, 3, col] = -(lever_a[1] * f2 - lever_a[2] * f1)
+            stiffness[p, 4, col] = -(lever_a[2] * f0 - lever_a[0] * f2)
+            stiffness[p, 5, col] = -(lever_a[0] * f1 - lever_a[1] * f0)
+            stiffness[p, 9, col] = lever_b[1] * f2 - lever_b[2] * f1
+            stiffness[p, 10, col] = lever_b[2] * f0 - lever_b[0] * f2
+            stiffness[p, 11, col] = lever_b[0] * f1 - lever_b[1] * f0
     return force_b, stretch, sliding, stiffness

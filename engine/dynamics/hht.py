@@ -42,7 +42,7 @@ from extrados.engine.contact.laws import pair_laws
 from extrados.engine.contact.winkler import pair_faces
 from extrados.engine.dynamics.hht_newton import Bodies, Joints, Settings, StepStart, evaluate, solve_step
 from extrados.engine.errors import ModelError
-from extrados.engine.geometry.quaternion import quat_to_matrices
+from extrados.engine.geometry.quaternion import quat_to_matrices, quat_to_matrix
 from extrados.engine.tolerance import TOL
 
 #: m/s^2, the acceleration that sets a block's residual scale m g (a scale, not the model's gravity).
@@ -152,9 +152,20 @@ def joints_of(model, contacts):
 
 def body_velocity(state):
     """(n_blocks, 6) [v world, Omega body] of a State (whose angular velocities are world)."""
-    rotation = quat_to_matrices(state.orientation)
-    omega_body = np.einsum("nji,nj->ni", rotation, state.angular_velocity)
-    return np.hstack([state.velocity, omega_body])
+    return body_twists(state.orientation, state.velocity, state.angular_velocity)
+
+
+@njit(cache=True)
+def body_twists(orientation, velocity, angular_velocity):
+    """(n, 6) [v, A^T w] of world velocities (n, 3) and angular velocities (n, 3)."""
+    out = np.empty((orientation.shape[0], 6))
+    for i in range(orientation.shape[0]):
+        rotation = quat_to_matrix(orientation[i])
+        for j in range(3):
+            out[i, j] = velocity[i, j]
+            out[i, 3 + j] = (rotation[0, j] * angular_velocity[i, 0] + rotation[1, j] * angular_velocity[i, 1]
+                             + rotation[2, j] * angular_velocity[i, 2])
+    return out
 
 
 class HHTStep:

@@ -87,11 +87,40 @@ Evaluation = namedtuple("Evaluation", [
 
 
 @njit(cache=True)
+def times(matrix, vector):
+    """matrix (3, 3) @ vector (3,), written out (numba's @ calls BLAS, slow at this size)."""
+    out = np.empty(3)
+    for i in range(3):
+        out[i] = matrix[i, 0] * vector[0] + matrix[i, 1] * vector[1] + matrix[i, 2] * vector[2]
+    return out
+
+
+@njit(cache=True)
+def times_transposed(matrix, vector):
+    """matrix.T (3, 3) @ vector (3,), written out."""
+    out = np.empty(3)
+    for i in range(3):
+        out[i] = matrix[0, i] * vector[0] + matrix[1, i] * vector[1] + matrix[2, i] * vector[2]
+    return out
+
+
+@njit(cache=True)
 def skew(v):
     out = np.zeros((3, 3))
     out[0, 1], out[0, 2] = -v[2], v[1]
     out[1, 0], out[1, 2] = v[2], -v[0]
     out[2, 0], out[2, 1] = -v[1], v[0]
+    return out
+
+
+@njit(cache=True)
+def skew_times(v, matrix):
+    """[v]x @ matrix (3, 3): each column is v x that column."""
+    out = np.empty((3, 3))
+    for j in range(3):
+        out[0, j] = v[1] * matrix[2, j] - v[2] * matrix[1, j]
+        out[1, j] = v[2] * matrix[0, j] - v[0] * matrix[2, j]
+        out[2, j] = v[0] * matrix[1, j] - v[1] * matrix[0, j]
     return out
 
 
@@ -128,8 +157,8 @@ def newmark(bodies, start, settings, increment):
 @njit(cache=True)
 def moved_point(point, position, rotation, previous_position, previous_rotation):
     """How far the material point of a body now at ``point`` moved over the step (m)."""
-    body_point = rotation.T @ (point - position)
-    return point - previous_position - previous_rotation @ body_point
+    body_point = times_transposed(rotation, point - position)
+    return point - previous_position - times(previous_rotation, body_point)
 
 
 @njit(cache=True)
@@ -193,15 +222,15 @@ def evaluate(bodies, start, joints, settings, increment):
         index[i] = k
         inertia = bodies.inertia[i]
         omega = velocity[i, 3:].copy()
-        spin = inertia @ omega
-        torque = rotation[i].T @ acting[i, 3:].copy()
+        spin = times(inertia, omega)
+        torque = times_transposed(rotation[i], acting[i, 3:])
         for j in range(3):
             residual[k, j] = bodies.mass[i] * acceleration[i, j] - acting[i, j]
-        residual[k, 3:] = inertia @ acceleration[i, 3:].copy() + np.cross(omega, spin) - torque
+        residual[k, 3:] = times(inertia, acceleration[i, 3:]) + np.cross(omega, spin) - torque
         for j in range(3):
             jacobian[6 * k + j, 6 * k + j] = bodies.mass[i] / (beta * h * h)
         jacobian[6 * k + 3:6 * k + 6, 6 * k + 3:6 * k + 6] = (
-            inertia / (beta * h * h) + gamma / (beta * h) * (skew(omega) @ inertia - skew(spin)) - skew(torque))
+            inertia / (beta * h * h) + gamma / (beta * h) * (skew_times(omega, inertia) - skew(spin)) - skew(torque))
     # the interfaces: rows [F; A^T T], columns [dx; A dpsi] of each movable block of a pair
     for p in range(n_p):
         tangent = patches.stiffness[p] + friction_stiffness[p]
@@ -213,13 +242,30 @@ def evaluate(bodies, start, joints, settings, increment):
                 col_body = joints.faces.body_a[p] if c == 0 else joints.faces.body_b[p]
                 if index[col_body] < 0:
                     continue
-                part = tangent[6 * r:6 * r + 6, 6 * c:6 * c + 6].copy()
-                part[:, 3:] = np.ascontiguousarray(part[:, 3:]) @ rotation[col_body]
-                part[3:, :] = np.ascontiguousarray(rotation[row_body].T) @ np.ascontiguousarray(part[3:, :])
-                rows, cols = 6 * index[row_body], 6 * index[col_body]
-                jacobian[rows:rows + 6, cols:cols + 6] -= (1.0 + alpha) * part
+                add_rotated_block(jacobian, 6 * index[row_body], 6 * index[col_body], tangent, 6 * r, 6 * c,
+                                  rotation[row_body], rotation[col_body], -(1.0 + alpha))
     return Evaluation(position, orientation, velocity, acceleration, patches, tangential, stretch, sliding, wrench,
                       joint_opening(geometry, joints.faces, patches), residual, jacobian)
+
+
+@njit(cache=True)
+def add_rotated_block(jacobian, rows, cols, tangent, row0, col0, rotation_row, rotation_col, scale):
+    """jacobian[rows:+6, cols:+6] += scale [I 0; 0 A_r^T] tangent[row0:+6, col0:+6] [I 0; 0 A_c]: a pair's
+    tangent in world increments turned into force and body-frame moment rows, translation and body-frame
+    rotation columns (written out: numba's small matrix products each call BLAS)."""
+    part = np.empty((6, 6))
+    for i in range(6):
+        for j in range(3):
+            part[i, j] = tangent[row0 + i, col0 + j]
+        for j in range(3):
+            part[i, 3 + j] = (tangent[row0 + i, col0 + 3] * rotation_col[0, j]
+                              + tangent[row0 + i, col0 + 4] * rotation_col[1, j]
+                              + tangent[row0 + i, col0 + 5] * rotation_col[2, j])
+    for j in range(6):
+        for i in range(3):
+            jacobian[rows + i, cols + j] += scale * part[i, j]
+            jacobian[rows + 3 + i, cols + j] += scale * (rotation_row[0, i] * part[3, j] + rotation_row[1, i] * part[4, j]
+                                                         + rotation_row[2, i] * part[5, j])
 
 
 @njit(cache=True)
@@ -339,7 +385,7 @@ def solve_step(bodies, start, joints, settings, increment, reference_position, r
     patches = evaluation.patches
     omega = np.zeros((bodies.mass.shape[0], 3))
     for i in range(bodies.mass.shape[0]):
-        omega[i] = quat_to_matrix(evaluation.orientation[i]) @ evaluation.velocity[i, 3:].copy()
+        omega[i] = times(quat_to_matrix(evaluation.orientation[i]), evaluation.velocity[i, 3:])
     moved = moved_from(bodies, evaluation.position, evaluation.orientation, reference_position,
                        reference_orientation)
     return (evaluation.position, evaluation.orientation, evaluation.velocity, evaluation.acceleration,
