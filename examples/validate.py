@@ -95,7 +95,7 @@ RUNS = (
     Run("spandrel_wall_ground_motion", "spandrel_wall_ground_motion.py",
         ("--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER),
         ("--duration", "0.2", "--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER)),
-    Run("hht_rocking", "hht_rocking.py", ("--studies", *HHT_STUDIES, "--duration", "12"),
+    Run("hht_rocking", "hht_rocking.py", ("--studies", *HHT_STUDIES, "--duration", "20"),
         ("--studies", *HHT_STUDIES, "--duration", "4")),
     Run("hht_rocking_ensemble", "hht_rocking.py",
         ("--studies", "ensemble", "--count", "100", "--batch-dir", "out/validation_batches/hht_rocking"),
@@ -820,7 +820,7 @@ def hht_rocking_values(data):
         ours, housner = figures["nscd"], figures["housner"]
         return [restitution, milliseconds(figures["time_step"]), f"{figures['ks_distance']:.3f}",
                 f"{figures['ks_pvalue']:.3f}", f"{ours['collapsed']} / {ours['cases']}",
-                f"{housner['collapsed']} / {housner['cases']}"]
+                f"{housner['collapsed']} / {housner['cases']}", str(len(figures["failed"]))]
 
     def ratios(study):
         return ", ".join(f"{ratio:.4f}" for ratio in study["mean_energy_ratios"])
@@ -847,7 +847,7 @@ def hht_rocking_values(data):
         "ensemble_count": lambda: str(ensemble["count"]),
         "ensemble_pga": lambda: f"{ensemble['pga']:g}",
         "ensemble_table": lambda: markdown_table(
-            ["r", "Δt (ms)", "KS distance", "p", "collapsed, HHT", "collapsed, Housner"],
+            ["r", "Δt (ms)", "KS distance", "p", "collapsed, HHT", "collapsed, Housner", "engine failed"],
             [ensemble_row(restitution) for restitution in ensemble["by_restitution"]]),
         "ensemble_seconds": lambda: f"{ensemble['seconds']:.0f}",
     }
