@@ -8,8 +8,9 @@ Measured on the fig. 2 block (2H = 4.2 m, 2B = 0.6 m, k5 = 5e8 N/m^3, theta_0 = 
 the issue's tolerances are kept, and the checks our HHT does not meet are marked xfail(strict) with the
 numbers, so that they flip to failures (XPASS) once the integrator meets them:
 
-- at dt = 7, 13, 26 ms the mean energy ratio per impact is 0.9986, 0.9985, 1.008 (Housner r = 0.94): our
-  rigid blocks on a Winkler layer hardly dissipate at the paper's steps, and the 26 ms run gains energy;
+- at dt = 7, 13, 26 ms the mean energy ratio of the impacts within 7 s is 0.9997, 0.9986, 0.9990 (the first
+  impact's 0.9986, 0.9985, 1.008; Housner r = 0.94): our rigid blocks on a Winkler layer hardly dissipate at
+  the paper's steps, and an impact at 26 ms may gain energy (over 20 s: 0.9999, 0.9984, 0.9982);
 - (theta_n, T_n / 2) lie 7.2 % above eq. 3's curve at every step: the layer's compliance moves the pivot
   inside the base (3.1 % at k25, 1.6 % at k100, as 1/sqrt(k_n));
 - under a from-rest sine of 1.5 g tan(alpha) at 4 p (3 cycles) both survive, the largest |theta| 0.410 alpha
@@ -56,7 +57,7 @@ def test_eq3_amplitudes_lie_on_its_half_period_curve_and_lose_r_per_impact():
     assert halves[0] == pytest.approx(2.0 / body.p * math.atanh(math.sqrt(0.75)), rel=ROUNDOFF)
 
 
-@pytest.mark.xfail(strict=True, reason="energy ratio per impact 0.9986, 0.9985, 1.008 at 7, 13, 26 ms "
+@pytest.mark.xfail(strict=True, reason="mean energy ratio per impact 0.9997, 0.9986, 0.9990 at 7, 13, 26 ms "
                                        "(module docstring): reported to the lead")
 def test_fig4_larger_steps_dissipate_more(fig4):
     ratios = fig4["mean_energy_ratios"]
