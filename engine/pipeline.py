@@ -10,10 +10,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from extrados.engine.collision.detect import detect_contacts
-from extrados.engine.contact.assemble import assemble_problem
+from extrados.engine.contact.assemble import assemble_problem, start_velocity
 from extrados.engine.contact.history import contact_history, remember_contacts
 from extrados.engine.contact.laws import contact_laws, contact_parameters, tangential_stretch
 from extrados.engine.contact.mortar import bonds_after, contact_bonds, mortar_inputs, solve_with_bonds
+from extrados.engine.contact.impact_energy import (closing_contacts, impact_fraction, impacting_kinetic_energy,
+                                                    scale_in_frame)
 from extrados.engine.dynamics.integrate import integrate
 from extrados.engine.solvers import solve
 from extrados.engine.tolerance import SOLVER_DEFAULTS
@@ -48,6 +50,9 @@ class StepSettings:
     solver: SolverSettings = field(default_factory=SolverSettings)
     support_velocity: np.ndarray = None  # (n_blocks, 6) float64, prescribed support velocity or None
     restitution: float = 0.0  # Newton coefficient; 0 gives plastic impacts
+    energy_impacts: bool = False  # the energy impact law of engine.contact.impact_energy (plastic impacts only)
+    rocking_restitution: float = None  # the law's r, Housner's energy ratio; None: that of the plastic impact
+    ground_frame: object = None  # impact_energy.GroundFrame where every support follows the ground; None: fixed
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,7 @@ class StepOutcome:
     velocity: np.ndarray      # (n_blocks, 6) float64, velocity at the end of the step
     contact_velocity: np.ndarray  # (n_c, 3) float64, relative velocity D^T v (n, u, v) at the end of the step
     bonds: object = None      # engine.contact.bonds.Bonds at the end of the step
+    impact_fraction: np.ndarray = None  # (n_blocks,) float64, engine.contact.impact_energy; None: law off
 
 
 def detect(model, state):
@@ -72,12 +78,13 @@ def detect(model, state):
                            model.settings["envelope"], state.detection_cache, state.active)
 
 
-def assemble(model, state, settings, contacts, joints):
+def assemble(model, state, settings, contacts, joints, was_open):
     """The Problem of the step (eq. 38), its contact frames and free velocity (engine.contact.assemble),
-    with the contacts' JointInputs (engine.contact.mortar)."""
+    with the contacts' JointInputs (engine.contact.mortar) and, for the energy impact law, the
+    contacts open in the last step (None: the law is off)."""
     return assemble_problem(model.mechanics, state, contacts, joints.friction, joints.compliance, settings.wrench,
                             settings.time_step, settings.support_velocity, settings.restitution, joints.stretch,
-                            joints.cohesion, joints.bond_gap)
+                            joints.cohesion, joints.bond_gap, was_open)
 
 
 def hold_unbuilt(state, velocity):
@@ -107,20 +114,73 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     history = contact_history(model.mechanics, memory, contacts, impulse_guess)
     bonds = contact_bonds(model, contacts, law, memory.bond_rows, history.source, bonding)
     joints = mortar_inputs(model, bonds, friction, compliance, history.stretch)
-    problem, frame, v_free = assemble(model, state, settings, contacts, joints)
+    was_open = open_unbonded(history, joints) if settings.energy_impacts else None
+    problem, frame, v_free = assemble(model, state, settings, contacts, joints, was_open)
     problem, report, cohesion = solve_with_bonds(model, bonds, friction, problem, joints.cohesion, settings.solver,
                                                  history.impulse, h, bonding)
     velocity = hold_unbuilt(state, v_free + problem.velocity(report.gamma))
+    fraction = None
+    if settings.energy_impacts:
+        velocity, fraction = energy_impact_law(model, state, settings, contacts, joints, was_open, problem,
+                                               report.gamma, velocity)
     contact_velocity = problem.contact_velocity(velocity)
     bonds = bonds_after(model, bonds, contacts, frame, contact_velocity, report.gamma, cohesion, h)
     state.contact_memory = remember_contacts(history, contacts, report.gamma,
                                              tangential_stretch(frame, report.gamma, joints.compliance, h), bonds.rows)
     state.bonds_made = True
-    return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds)
+    return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds, fraction)
+
+
+def open_unbonded(history, joints):
+    """(n_c,) bool: the contacts that carried no normal impulse in the last step and hold no mortar bond
+    (a bond's normal term is its own, engine.contact.assemble.bond_bias): those the impact law may strike."""
+    unbonded = True if joints.bond_gap is None else np.isnan(joints.bond_gap)
+    return (history.impulse[:, 0] <= 0.0) & unbonded
+
+
+def energy_impact_law(model, state, settings, contacts, joints, was_open, problem, impulse, velocity):
+    """End velocities (n_blocks, 6) that keep r of the impacting blocks' kinetic energy, and the fraction of
+    the step before each block's impact (engine.contact.impact_energy): r is the settings'
+    rocking_restitution, or without one the energy ratio of the plastic impact itself (``plastic_energy_ratio``)."""
+    mech, h = model.mechanics, settings.time_step
+    v_start = start_velocity(mech, state, settings.support_velocity)
+    approach = problem.contact_velocity(v_start)[:, 0]
+    closing = closing_contacts(was_open, contacts.gap, approach, h)
+    fraction = impact_fraction(mech.n_blocks, contacts.body_a, contacts.body_b, mech.is_support, contacts.gap,
+                               approach, closing, h)
+    if not closing.any():
+        return velocity, fraction
+    rotations = state.rotation_matrices()
+    ratio = settings.rocking_restitution
+    if ratio is None:
+        ratio = plastic_energy_ratio(model, state, settings, contacts, joints, was_open, impulse, fraction, rotations)
+    return scale_in_frame(mech, rotations, settings.wrench, v_start, velocity, fraction, h, ratio,
+                          settings.ground_frame), fraction
+
+
+def plastic_energy_ratio(model, state, settings, contacts, joints, was_open, impulse, fraction, rotations):
+    """T(v_impact) / T(v-) of the impacting blocks: the kinetic energy the plastic impact of the start
+    velocities keeps, the step's problem solved again without the loads (v- = its free velocity, the start
+    velocity but for the gyroscopic term; from ``impulse`` (n_c, 3) N s),
+    the supports at the ground's start velocity, energies in the settings' ground frame."""
+    mech, frame, supports = model.mechanics, settings.ground_frame, settings.support_velocity
+    if frame is not None:                      # every support at the ground's start velocity
+        supports = np.zeros_like(supports)
+        supports[mech.is_support, :3] = frame.velocity_start
+    unloaded, _, v_free = assemble_problem(mech, state, contacts, joints.friction, joints.compliance,
+                                            np.zeros_like(settings.wrench), settings.time_step, supports,
+                                            settings.restitution, joints.stretch, joints.cohesion, joints.bond_gap,
+                                            was_open)
+    report = settings.solver.solve(unloaded, impulse)
+    v_impact = hold_unbuilt(state, v_free + unloaded.velocity(report.gamma))
+    if frame is not None:
+        v_impact, v_free = frame.relative(v_impact, False), frame.relative(v_free, False)
+    return impacting_kinetic_energy(mech, rotations, v_impact, fraction) / max(
+        impacting_kinetic_energy(mech, rotations, v_free, fraction), np.finfo(float).tiny)
 
 
 def step(model, state, settings):
     """Advance the state by one time step: ``solve_step``, then integrate the positions (eq. 30)."""
     outcome = solve_step(model, state, settings)
-    integrate(state, outcome.velocity, settings.time_step)
+    integrate(state, outcome.velocity, settings.time_step, outcome.impact_fraction)
     return outcome

@@ -55,6 +55,10 @@ class Tolerance:
     contact_merge_relative: float = 1e-4
     #: Event "sliding": tangential relative speed (m/s) above which a contact on its cone is sliding.
     event_speed: float = 1e-3
+    #: Energy impact law (engine.contact.impact_energy): a contact that closes within a step at an
+    #: approach speed above this (m/s) is an impact; below it, a block settling or creeping (a pivot
+    #: held by the compliance sinks at about 1e-4 m/s) is not. 1 mm/s is the sliding event's speed.
+    impact_speed: float = 1e-3
     #: Event "uplift": opening (m) of a contact of an initial joint; 0.1 mm is visible rocking.
     event_gap: float = 1e-4
     #: A touching pair reuses the feature its separating-axis test chose (engine.collision.coherence)

@@ -8,7 +8,7 @@ e_theta, e_T, e_G of eq. 7-8 are computed for several time steps. Writes out/fre
 free_rocking.json, theta.png (theta/alpha against t) and phase.png (phase portrait).
 
     .venv/bin/python examples/free_rocking.py [--time-step 2.5e-4] [--duration 4]
-                                              [--steps 1e-3 5e-4 2.5e-4] [--out out]
+                                              [--steps 2e-3 1e-3 5e-4 2.5e-4] [--out out]
 """
 import argparse
 import json
@@ -194,7 +194,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-step", type=float, default=2.5e-4, help="time step of the plotted run, s")
     parser.add_argument("--duration", type=float, default=4.0, help="s")
-    parser.add_argument("--steps", type=float, nargs="+", default=[1e-3, 5e-4, 2.5e-4],
+    parser.add_argument("--steps", type=float, nargs="+", default=[2e-3, 1e-3, 5e-4, 2.5e-4],
                         help="time steps of the error study (eq. 7-8), s")
     parser.add_argument("--out", default="out", help="output folder; files go to OUT/free_rocking/")
     args = parser.parse_args()

@@ -77,8 +77,8 @@ class Run:
 #: Fast runs first; the spandrel wall's (minutes to a quarter of an hour) last.
 RUNS = (
     Run("arch_minimum_thickness", "arch_minimum_thickness.py", ("--iterations", "12"), ("--iterations", "6")),
-    Run("free_rocking", "free_rocking.py", ("--duration", "4", "--steps", "1e-3", "5e-4", "2.5e-4"),
-        ("--duration", "1", "--steps", "1e-3", "5e-4", "2.5e-4")),
+    Run("free_rocking", "free_rocking.py", ("--duration", "4", "--steps", "2e-3", "1e-3", "5e-4", "2.5e-4"),
+        ("--duration", "1", "--steps", "2e-3", "1e-3", "5e-4", "2.5e-4")),
     Run("load_factor_arch", "load_factor_arch.py", ("--tolerance", "0.005"), ("--tolerance", "0.05")),
     Run("arch_thrust_lines", "arch_thrust_lines.py", ("--thickness", "0.15", "--voussoirs", "20", "--friction", "0.8"),
         ("--thickness", "0.15", "--voussoirs", "20", "--friction", "0.8")),

@@ -129,7 +129,7 @@ def test_block_under_a_sine_pulse_rocks_and_overturns_as_housner_predicts(ratio)
     t, _, q = block_track(result, "block")
     theta = 2.0 * np.arctan2(q[:, 2], q[:, 0])          # about y: + leans toward +x, the pulse's direction
     # up to the first impact the rocking angle follows eq. 1 within 3 % of alpha; after it the
-    # amplitude within 5 % (each impact at h = 1 ms dissipates a little more than Housner's r)
+    # amplitude within 1 % (the energy impact law keeps Housner's r at each impact at h = 1 ms)
     window = t < reference["impacts"][0]
     expected = np.interp(t[window], reference["t"], reference["theta"])
     worst = np.abs(theta[window] - expected).max() / body.alpha
@@ -138,7 +138,7 @@ def test_block_under_a_sine_pulse_rocks_and_overturns_as_housner_predicts(ratio)
     assert worst < 0.03
     collapsed = result.to_dict()["events"]["collapsed"]
     if ratio < 1.0:
-        assert not collapsed and abs(np.abs(theta).max() / reference["largest"] - 1.0) < 0.05
+        assert not collapsed and abs(np.abs(theta).max() / reference["largest"] - 1.0) < 0.01
     else:
         assert collapsed and np.abs(theta).max() > body.alpha
 

@@ -14,6 +14,7 @@ from extrados.engine.analysis.integrators import INTEGRATORS
 from extrados.engine.analysis.request import AnalysisRequest, check_step_count
 from extrados.engine.analysis.static import check_no_overflow, point_speed
 from extrados.engine.dynamics.events import EventWatch
+from extrados.engine.contact.impact_energy import GroundFrame
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.dynamics.time_step_law import REQUEST_LAW, model_time_step
 from extrados.engine.errors import ModelError
@@ -107,6 +108,9 @@ class DynamicRequest(AnalysisRequest):
         fields = with_time_step(fields, model)
         check_step_count(step_count(fields["duration"], fields["time_step"]), max_steps, "duration / time_step")
         fields.setdefault("output_interval", max(fields["time_step"], fields["duration"] / FRAMES_BY_DEFAULT))
+        if "rocking_restitution" in fields and fields["restitution"] > 0.0:
+            raise ModelError("rocking_restitution (Housner's energy ratio) and a nonzero Newton restitution are "
+                             "two impact laws; give one", path="analysis.rocking_restitution")
         if fields["time_step"] > fields["duration"]:
             raise ModelError("time_step is longer than the duration", path="analysis.time_step")
         if fields["duration"] / fields["output_interval"] > MAX_FRAMES:
@@ -211,6 +215,7 @@ def run_dynamic(model, request, progress=None, cancel=None):
     wrench = mech.dead_wrench + mech.live_wrench
     state = State.initial(mech)
     moving = motion.moving if motion else np.zeros(mech.n_blocks, bool)
+    whole_ground = motion is not None and moving[mech.is_support].all()  # the impact law's GroundFrame
     collapse = request.collapse_displacement or default_collapse_displacement(mech)
     watch = EventWatch.start(detect(model, state), mech.n_blocks, collapse)
     energy = EnergyAccount(kinetic0=0.0)
@@ -240,8 +245,9 @@ def run_dynamic(model, request, progress=None, cancel=None):
     for k in range(1, n_steps + 1):
         t = k * h
         support_velocity = motion.velocity(t, mech.n_blocks) if motion else None
+        ground_frame = GroundFrame(motion.motion.velocity(t - h), motion.motion.velocity(t)) if whole_ground else None
         start = StepStart(state.position, state.orientation, start_velocity)
-        outcome = integrator.step(state, h, wrench, support_velocity)
+        outcome = integrator.step(state, h, wrench, support_velocity, ground_frame)
         start_velocity = outcome.velocity
         tally.add(t, outcome.solver)
         ground = motion.displacement(t) if motion else None

@@ -18,14 +18,18 @@ class NSCDIntegrator:
         self.model = model
         self.solver = SolverSettings.of(model.settings, "dynamic")
         self.restitution = request.restitution
+        self.rocking_restitution = request.rocking_restitution
 
     def start(self, state, wrench):
         """Nothing to prepare: a step starts from the state alone."""
 
-    def step(self, state, h, wrench, support_velocity):
-        """Advance ``state`` by h (s); the step's StepOutcome."""
+    def step(self, state, h, wrench, support_velocity, ground_frame=None):
+        """Advance ``state`` by h (s); the step's StepOutcome. Plastic impacts keep their energy ratio, or
+        the request's rocking_restitution, in the ground's frame when every support follows one ground
+        motion (``ground_frame``, engine.contact.impact_energy)."""
         settings = StepSettings(time_step=h, wrench=wrench, solver=self.solver, support_velocity=support_velocity,
-                                restitution=self.restitution)
+                                restitution=self.restitution, energy_impacts=self.restitution == 0.0,
+                                rocking_restitution=self.rocking_restitution, ground_frame=ground_frame)
         return step(self.model, state, settings)
 
     def work(self, wrench, outcome, h, moved):
@@ -55,8 +59,9 @@ class HHTIntegrator:
         """The initial accelerations (seed 003 after eq. 4)."""
         self.stepper.start(state, wrench)
 
-    def step(self, state, h, wrench, support_velocity):
-        """Advance ``state`` by h (s), halving where Newton does not converge; the step's StepOutcome."""
+    def step(self, state, h, wrench, support_velocity, ground_frame=None):
+        """Advance ``state`` by h (s), halving where Newton does not converge; the step's StepOutcome (the
+        time step sets the dissipation: no impact law, ``ground_frame`` unused)."""
         trial = self.stepper.advance(state, h, wrench, support_velocity)
         report = trial.report
         self.steps += 1

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from extrados.engine.contact.frames import contact_jacobians
+from extrados.engine.contact.impact_energy import closing_contacts
 from extrados.engine.solvers.problem import Problem
 
 #: Largest speed (m/s) at which stabilization b = Phi/h may push penetrating blocks apart,
@@ -253,8 +254,14 @@ def contact_rhs(body_a, body_b, jacobian_a, jacobian_b, frame, v_free, v_start, 
     return rhs
 
 
+def normal_approach(body_a, body_b, jacobian_a, jacobian_b, velocity):
+    """(n_c,) m/s, normal relative velocity u_n = J_a,n v_a + J_b,n v_b of twists ``velocity`` (n_blocks, 6)."""
+    return (np.einsum("ij,ij->i", jacobian_a[:, 0], velocity[body_a])
+            + np.einsum("ij,ij->i", jacobian_b[:, 0], velocity[body_b]))
+
+
 def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h, support_velocity=None,
-                     restitution=0.0, stretch=None, cohesion=None, bond_gap=None):
+                     restitution=0.0, stretch=None, cohesion=None, bond_gap=None, was_open=None):
     """Build the Problem of eq. 38 for one step of length h.
 
     Parameters
@@ -274,6 +281,10 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
         the Problem's cone of each contact is shifted by C h and cut at -T h. None: dry contacts.
     bond_gap : (n_contacts,) float64, optional
         m, the gap each bonded contact was bonded at, nan for the others (``bond_bias``).
+    was_open : (n_contacts,) bool, optional
+        The contacts open in the last step, when the energy impact law is on (engine.contact.impact_energy):
+        one that closes within the step (``closing_contacts``) takes a velocity-level impact, b = 0
+        (u_n+ >= 0), instead of closing at Phi/h. None: the law is off.
 
     Returns
     -------
@@ -294,8 +305,12 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
         stretch = np.zeros((len(body_a), 3))
     if bond_gap is None:
         bond_gap = np.full(len(body_a), np.nan)
+    gap = np.ascontiguousarray(contacts.gap, dtype=np.float64)
+    if was_open is not None:
+        approach = normal_approach(body_a, body_b, jac_a, jac_b, v_start)
+        gap = np.where(closing_contacts(was_open, gap, approach, h), 0.0, gap)
     # r = D^T v_free + b (eq. 34 with M^-1 k~ = v_free; eq. 27 stabilization clamped)
-    rhs = contact_rhs(body_a, body_b, jac_a, jac_b, frame, v_free, v_start, np.ascontiguousarray(contacts.gap),
+    rhs = contact_rhs(body_a, body_b, jac_a, jac_b, frame, v_free, v_start, gap,
                       np.ascontiguousarray(stretch, dtype=np.float64), h, restitution,
                       np.ascontiguousarray(bond_gap, dtype=np.float64))
     # the Problem takes its arrays over and freezes them: the ones that came from the caller are copied

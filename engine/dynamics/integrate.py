@@ -25,11 +25,19 @@ def integrate_positions(position, orientation, velocity, h):
     return new_position, new_orientation
 
 
-def integrate(state, velocity, h):
+def integrate(state, velocity, h, impact_fraction=None):
     """Advance ``state`` (positions, orientations, velocities, time) by a step h (s) that ends with the
-    twists ``velocity`` (n_blocks, 6) [m/s, rad/s]: Euler-Cromer positions, exponential-map rotations (eq. 30)."""
+    twists ``velocity`` (n_blocks, 6) [m/s, rad/s]: Euler-Cromer positions, exponential-map rotations (eq. 30).
+
+    A block with an ``impact_fraction`` f < 1 ((n_blocks,), engine.contact.impact_energy) moves with its
+    start twist for f h and with ``velocity`` after its impact: x+ = x + h (f v- + (1 - f) v+).
+    """
+    moving = np.array(velocity, dtype=np.float64)
+    if impact_fraction is not None:
+        f = impact_fraction[:, None]
+        moving = np.where(f < 1.0, f * state.generalized_velocity() + (1.0 - f) * velocity, velocity)
     state.velocity = velocity[:, :3].copy()
     state.angular_velocity = velocity[:, 3:].copy()
     state.position, state.orientation = integrate_positions(state.position, state.orientation,
-                                                            np.ascontiguousarray(velocity), h)
+                                                            np.ascontiguousarray(moving), h)
     state.time += h
