@@ -4,7 +4,7 @@ Reads the tables of benchmarks/rocking_campaign.py (the campaign, and the post-v
 and, for each block, stiffness k_n and coefficient of restitution r = 0.80, 0.81, ... 0.99:
 
 1. Housner's amplitudes theta_n / alpha and half periods T_n / 2 (eq. 3, p = sqrt(3 g / (4 R)));
-   N = the impacts until eq. 3's amplitude falls below 0.05 theta_0 (engine.dynamics.rocking_cycles),
+   N = the impacts until eq. 3's amplitude falls below 0.05 theta_0 (engine.post.rocking_errors),
    capped at the last impact eq. 3 places within the run's recorded time (30 s: for r near 1 the
    seed runs longer; we compare what 30 s holds).
 2. e_theta, e_T, e_G of each time step's run over n = 0 .. N (eq. 7-8). A run that came to rest
@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 from scipy.optimize import least_squares  # noqa: E402
 
 from extrados.batch.table import DONE, FAILED, read_rows  # noqa: E402
-from extrados.engine.dynamics.rocking_cycles import error_measures, housner_eq3, significant_impacts  # noqa: E402
+from extrados.engine.post.rocking_errors import error_measures, housner_eq3, significant_impacts  # noqa: E402
 from extrados.engine.dynamics.time_step_law import G, PAPER_LAW, TimeStepLaw  # noqa: E402
 
 #: Coefficients of restitution of the search (sec. 3.2).

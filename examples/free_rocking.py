@@ -25,8 +25,12 @@ import numpy as np  # noqa: E402
 
 from extrados import Model, analyze, generators  # noqa: E402
 from extrados.engine.dynamics.rocking import RockingBody, rocking_response  # noqa: E402
-from extrados.engine.dynamics.rocking_cycles import (  # noqa: E402
-    error_measures, half_periods, housner_eq3, rocking_cycles, significant_impacts,
+from extrados.engine.post.rocking_errors import (  # noqa: E402
+    error_measures,
+    half_periods,
+    housner_eq3,
+    rocking_cycles,
+    significant_impacts,
 )
 
 G = 9.81

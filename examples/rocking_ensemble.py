@@ -21,19 +21,13 @@ import time
 from pathlib import Path
 
 import numpy as np
-from distributed import Client, LocalCluster
+from distributed import LocalCluster
 from extrados.engine.generators import generate
 from extrados.engine.post.statistics import cdf_document, empirical_cdf
 from extrados.engine.post.statistics_plot import cdf_figure
 
-from extrados.batch import expand, load_spec, run
-from extrados.batch.housner import (
-    COLLAPSE_ANGLE,
-    cannot_return,
-    ensemble_comparison,
-    housner_case,
-    rocking_body,
-)
+from extrados.batch.ensemble import run_with_housner
+from extrados.batch.housner import COLLAPSE_ANGLE, cannot_return, ensemble_comparison, rocking_body
 from extrados.batch.runner import WORKER_ENVIRONMENT
 
 BLOCK = "block"
@@ -63,22 +57,9 @@ def ensemble_spec(count, pga, time_step):
 
 
 def run_ensemble(spec, out_dir, scheduler):
-    """The engine's rows (extrados.batch.run) and Housner's reference of each case, computed on ``scheduler``.
-
-    Returns
-    -------
-    rows : list of dict
-        The batch table, in the spec's order.
-    references : list of dict
-        ``housner_case`` of each row's case, in the same order.
-    """
-    summary = run(spec, out_dir, scheduler=scheduler, progress=False)
-    cases = {case.key: case for case in expand(*load_spec(spec))}
-    with Client(scheduler) as client:
-        futures = [client.submit(housner_case, cases[row["key"]].model, cases[row["key"]].analysis, BLOCK,
-                                 pure=False) for row in summary.rows]
-        references = client.gather(futures)
-    return summary.rows, references
+    """The engine's rows and Housner's reference (eq. 2's r) of each case, computed on ``scheduler``
+    (extrados.batch.ensemble.run_with_housner)."""
+    return run_with_housner(spec, out_dir, scheduler, BLOCK)
 
 
 def compare(spec, rows, references):

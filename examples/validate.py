@@ -56,6 +56,8 @@ AMPLITUDE_IMPACT = 5
 #: Peak ground accelerations (g) of the spandrel wall's in-plane sweep and of its Housner comparison.
 SPANDREL_SWEEP = ("0.3", "0.45")
 SPANDREL_HOUSNER = ("0.2", "0.3")
+#: examples/hht_rocking.py's free-rocking and harmonic studies (its ensemble is a run of its own).
+HHT_STUDIES = ("concept", "steps", "amplitudes", "harmonic")
 
 
 class TemplateError(Exception):
@@ -93,6 +95,11 @@ RUNS = (
     Run("spandrel_wall_ground_motion", "spandrel_wall_ground_motion.py",
         ("--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER),
         ("--duration", "0.2", "--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER)),
+    Run("hht_rocking", "hht_rocking.py", ("--studies", *HHT_STUDIES, "--duration", "20"),
+        ("--studies", *HHT_STUDIES, "--duration", "4")),
+    Run("hht_rocking_ensemble", "hht_rocking.py",
+        ("--studies", "ensemble", "--count", "100", "--batch-dir", "out/validation_batches/hht_rocking"),
+        ("--studies", "ensemble", "--count", "4", "--batch-dir", "out/validation_batches/hht_rocking")),
 )
 
 
@@ -788,6 +795,64 @@ def mortar_panel_values(data):
     }
 
 
+def hht_rocking_values(data):
+    """docs/validation/hht_rocking.md: HHT-alpha on a Winkler joint against Housner (seed 003 fig. 2-5, 17d-18)."""
+    concept, steps = data["hht_rocking"]["concept"], data["hht_rocking"]["steps"]
+    amplitudes, harmonic = data["hht_rocking"]["amplitudes"], data["hht_rocking"]["harmonic"]
+    ensemble = data["hht_rocking_ensemble"]["ensemble"]
+
+    def concept_row(name):
+        run = concept["runs"][name]
+        errors = run["errors_vs_eq3"]
+        return [f"{name}: {milliseconds(run['time_step'])}", str(errors["N"]), f"{errors['e_theta']:.3f}",
+                f"{errors['e_T']:.3f}", f"{errors['e_G']:.3f}", f"{run['mean_energy_ratio']:.4f}",
+                f"{run['seconds']:.1f}"]
+
+    def harmonic_row(row):
+        fate = {True: "overturns", False: "survives"}
+        error = "—" if row["largest_error"] is None else signed_percent(1.0 + row["largest_error"], 1.0, 1)
+        return [f"{row['acceleration_over_g_tan_alpha']:g}", f"{row['frequency_over_p']:g}", str(row["cycles"]),
+                milliseconds(row["time_step"]), fate[row["housner_overturned"]], fate[row["overturned"]],
+                f"{row['housner_largest_over_alpha']:.3f}", f"{row['largest_over_alpha']:.3f}", error]
+
+    def ensemble_row(restitution):
+        figures = ensemble["by_restitution"][restitution]
+        ours, housner = figures["nscd"], figures["housner"]
+        return [restitution, milliseconds(figures["time_step"]), f"{figures['ks_distance']:.3f}",
+                f"{figures['ks_pvalue']:.3f}", f"{ours['collapsed']} / {ours['cases']}",
+                f"{housner['collapsed']} / {housner['cases']}", str(len(figures["failed"]))]
+
+    def ratios(study):
+        return ", ".join(f"{ratio:.4f}" for ratio in study["mean_energy_ratios"])
+    return {
+        "law": lambda: (f"A₁ = {fixed(concept['law']['A1'], 3)}, A₂ = {concept['law']['A2']:.3f}, "
+                        f"A₃ = {fixed(concept['law']['A3'], 3)} ({concept['law']['source']})"),
+        "concept_table": lambda: markdown_table(
+            ["run: Δt (ms)", "N", "e_θ", "e_T", "e_G", "energy ratio per impact", "seconds"],
+            [concept_row(name) for name in concept["runs"]]),
+        "concept_r": lambda: f"{concept['restitution']:g}",
+        "concept_eq2": lambda: f"{concept['eq2_restitution']:.4f}",
+        "steps": lambda: ", ".join(milliseconds(step) for step in steps["steps"]),
+        "steps_ratios": lambda: ratios(steps),
+        "steps_ordering": lambda: "falls" if steps["dissipation_grows_with_step"] else "does not fall",
+        "half_period_error": lambda: percent(steps["half_period_curve_max_error"], 1),
+        "tilts": lambda: ", ".join(f"{tilt:g}" for tilt in amplitudes["tilts"]),
+        "amplitude_step": lambda: milliseconds(amplitudes["time_step"]),
+        "amplitude_ratios": lambda: ratios(amplitudes),
+        "amplitude_spread": lambda: f"{amplitudes['spread']:.4f}",
+        "harmonic_r": lambda: f"{harmonic['restitution']:.4f}",
+        "harmonic_table": lambda: markdown_table(
+            ["A / (g tan α)", "ω / p", "cycles", "Δt (ms)", "Housner", "HHT", "Housner θ_max/α", "HHT θ_max/α",
+             "difference"], [harmonic_row(row) for row in harmonic["cases"]]),
+        "ensemble_count": lambda: str(ensemble["count"]),
+        "ensemble_pga": lambda: f"{ensemble['pga']:g}",
+        "ensemble_table": lambda: markdown_table(
+            ["r", "Δt (ms)", "KS distance", "p", "collapsed, HHT", "collapsed, Housner", "engine failed"],
+            [ensemble_row(restitution) for restitution in ensemble["by_restitution"]]),
+        "ensemble_seconds": lambda: f"{ensemble['seconds']:.0f}",
+    }
+
+
 def runs_values(data):
     """docs/validation/runs.md: what ran, with which options, for how long."""
     def row(run):
@@ -886,6 +951,15 @@ SECTIONS = (
             (("diagonal_compression", "force_displacement.png", "diagonal_compression_force.png"),
              ("diagonal_compression", "broken_contacts.png", "diagonal_compression_bonds.png"))),
     Section("rocking_campaign", rocking_campaign_values),
+    Section("hht_rocking", hht_rocking_values, ("hht_rocking", "hht_rocking_ensemble"), (
+        ("hht_rocking", "hht_rocking/concept.png", "hht_rocking_concept.png"),
+        ("hht_rocking", "hht_rocking/concept_phase.png", "hht_rocking_concept_phase.png"),
+        ("hht_rocking", "hht_rocking/steps.png", "hht_rocking_steps.png"),
+        ("hht_rocking", "hht_rocking/steps_half_periods.png", "hht_rocking_steps_half_periods.png"),
+        ("hht_rocking", "hht_rocking/amplitudes.png", "hht_rocking_amplitudes.png"),
+        ("hht_rocking", "hht_rocking/harmonic.png", "hht_rocking_harmonic.png"),
+        ("hht_rocking_ensemble", "hht_rocking/ensemble_cdf.png", "hht_rocking_ensemble_cdf.png"),
+        ("hht_rocking_ensemble", "hht_rocking/ensemble_phase.png", "hht_rocking_ensemble_phase.png"))),
     Section("runs", runs_values),
 )
 

@@ -14,7 +14,7 @@ import pytest
 from extrados import analyze, generators
 from extrados.batch.outputs import free_rocking_columns
 from extrados.engine.dynamics.rocking import RockingBody, rocking_response
-from extrados.engine.dynamics.rocking_cycles import half_periods, housner_eq3
+from extrados.engine.post.rocking_errors import half_periods, housner_eq3
 from extrados.engine.dynamics.time_step_law import EXTRADOS_LAW, PAPER_LAW, REQUEST_LAW
 from tests.scripts import load_script
 

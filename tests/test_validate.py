@@ -67,7 +67,38 @@ def scenario(p, left):
             "layers": [{"sigma_xx": -270.0 + 10 * k} for k in range(6)], "weight": 113e3}
 
 
+def hht_run(time_step, ratio):
+    """One free-rocking run of examples/hht_rocking.py's concept study."""
+    return {"time_step": time_step, "seconds": 1.0, "mean_energy_ratio": ratio,
+            "errors_vs_eq3": {"N": 6, "e_theta": 0.1, "e_T": 0.05, "e_G": 0.112}}
+
+
+def harmonic_row(acceleration, overturned, largest, housner_largest):
+    return {"acceleration_over_g_tan_alpha": acceleration, "frequency_over_p": 4.0, "cycles": 3,
+            "time_step": 0.0124, "overturned": overturned, "housner_overturned": overturned,
+            "largest_over_alpha": largest, "housner_largest_over_alpha": housner_largest,
+            "largest_error": None if overturned else largest / housner_largest - 1.0}
+
+
+def ensemble_entry(ks, collapsed):
+    return {"time_step": 0.00278, "ks_distance": ks, "ks_pvalue": 0.5, "failed": [],
+            "nscd": {"collapsed": collapsed, "cases": 100}, "housner": {"collapsed": 12, "cases": 100}}
+
+
 FIXTURES = {
+    "hht_rocking": {
+        "hht_rocking/concept": {"restitution": 0.94, "eq2_restitution": 0.9409,
+                                "law": {"A1": -2.238, "A2": 0.629, "A3": -0.205, "source": "seed 003 eq. 9"},
+                                "runs": {"paper": hht_run(0.013, 0.945), "law": hht_run(0.01245, 0.94)}},
+        "hht_rocking/steps": {"steps": [0.007, 0.013, 0.026], "mean_energy_ratios": [0.97, 0.94, 0.9],
+                              "dissipation_grows_with_step": True, "half_period_curve_max_error": 0.015},
+        "hht_rocking/amplitudes": {"tilts": [0.25, 0.5], "time_step": 0.013, "mean_energy_ratios": [0.94, 0.945],
+                                   "spread": 0.0025},
+        "hht_rocking/harmonic": {"restitution": 0.9409,
+                                 "cases": [harmonic_row(1.5, False, 0.3, 0.31), harmonic_row(3.0, True, 5.5, 5.5)]}},
+    "hht_rocking_ensemble": {"hht_rocking/ensemble": {
+        "count": 100, "pga": 3.0, "seconds": 600.0,
+        "by_restitution": {"0.9532": ensemble_entry(0.08, 11), "0.9465": ensemble_entry(0.07, 10)}}},
     "arch_minimum_thickness": {"arch_minimum_thickness": {
         "t_min_reference": 0.10746, "t_min": {"10": 0.107, "20": 0.1073, "40": 0.1074},
         "mu_springing_at_1.02_t_min": 0.394, "mu_at_t_0.3": 0.3088,
@@ -194,6 +225,9 @@ def test_the_numbers_are_the_runs(tmp_path):
     assert "the fixed slab's reaction grows from 83 to 105 kN" in text
     assert "| their τ / σ (elastic continuum 1.89) | 1.04 | 1.04 |" in text
     assert "here\nset 1 662 kN (2.55×), set 2 634 kN (2.44×)" in text and "224 kN, near the paper's" in text
+    assert "| law: 12.45 | 6 | 0.100 | 0.050 | 0.112 | 0.9400 | 1.0 |" in text
+    assert "| 1.5 | 4 | 3 | 12.4 | survives | survives | 0.310 | 0.300 | −3.2 % |" in text
+    assert "| 0.9532 | 2.78 | 0.080 | 0.500 | 11 / 100 | 12 / 100 | 0 |" in text
 
 
 @pytest.mark.parametrize("path, message", [

@@ -16,11 +16,11 @@ its rocking angle theta(t) about the world axis a is theta_0 + 2 atan2(a . v, w)
 direction to the outward normal n of the block's base (its face that faces down most at the start);
 its slenderness is alpha = atan(B / H), H the height of the centre of mass over the base's plane and
 B the largest distance of a base corner from it along a x n, the same at any tilt. The impacts and
-amplitudes are engine.dynamics.rocking_cycles'.
+amplitudes are engine.post.rocking_errors'.
 """
 import numpy as np
 
-from extrados.engine.dynamics.rocking_cycles import half_periods, rocking_cycles
+from extrados.engine.post.rocking_errors import half_periods, rocking_cycles
 from extrados.engine.errors import ModelError
 
 #: The outputs read from the dynamic result's events (s; null when the event did not happen).

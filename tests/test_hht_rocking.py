@@ -1,0 +1,122 @@
+"""Seed 003's verification of HHT-alpha on a Winkler joint (examples/hht_rocking.py) at test sizes.
+
+Fig. 4: larger steps dissipate more, and every (theta_n, T_n / 2) lies on eq. 3's curve within 2 %;
+fig. 5: the energy ratio per impact does not depend on theta_0; a harmonic base excitation survives and
+overturns as Housner's ODE does, the largest rotation within 5 %; the ensemble runs end to end.
+
+Measured on the fig. 2 block (2H = 4.2 m, 2B = 0.6 m, k5 = 5e8 N/m^3, theta_0 = 0.5 alpha, 2026-11-27):
+the issue's tolerances are kept, and the checks our HHT does not meet are marked xfail(strict) with the
+numbers, so that they flip to failures (XPASS) once the integrator meets them:
+
+- at dt = 7, 13, 26 ms the mean energy ratio of the impacts within 7 s is 0.9997, 0.9986, 0.9990 (the first
+  impact's 0.9986, 0.9985, 1.008; Housner r = 0.94): our rigid blocks on a Winkler layer hardly dissipate at
+  the paper's steps, and an impact at 26 ms may gain energy (over 20 s: 0.9999, 0.9984, 0.9982);
+- (theta_n, T_n / 2) lie 7.2 % above eq. 3's curve at every step: the layer's compliance moves the pivot
+  inside the base (3.1 % at k25, 1.6 % at k100, as 1/sqrt(k_n));
+- under a from-rest sine of 1.5 g tan(alpha) at 4 p (3 cycles) both survive, the largest |theta| 0.410 alpha
+  against Housner's 0.314 alpha (+31 %), at the law's step 12.4 ms for r = 0.9409.
+
+The Bachmann block under stochastic record 1 (rocking_restitution 0.9532, dt = 2.78 ms, PGA 3 m/s^2) stopped
+with a ZeroDivisionError in engine.dynamics.hht.joint_kinematics before main's HHT changes of 07:21 (10 and 12
+of 100 records); it runs since. At PGA 2.2 m/s^2 records 15 and 94 still stop there (xfail strict, record 15).
+"""
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from extrados.engine.dynamics.rocking import RockingBody
+from extrados.engine.post.rocking_errors import eq3_half_period, housner_eq3, impact_energy_ratios
+from tests.scripts import load_script
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "hht_rocking.py"
+#: s of free rocking: five impacts of the fig. 2 block from theta_0 = 0.5 alpha (T_0 / 2 = 1.41 s).
+DURATION = 7.0
+#: Eq. 3 against itself: the closed forms agree to round-off.
+ROUNDOFF = 1e-12
+
+
+@pytest.fixture(scope="module")
+def example():
+    return load_script(EXAMPLE)
+
+
+@pytest.fixture(scope="module")
+def fig4(example):
+    """Fig. 4's three steps at DURATION."""
+    return example.steps_study(DURATION, example.FIG4_STEPS)[0]
+
+
+def test_eq3_amplitudes_lie_on_its_half_period_curve_and_lose_r_per_impact():
+    body = RockingBody.rectangle(0.6, 4.2)
+    amplitudes, halves = housner_eq3(0.5, 0.94, body.p, 8)
+    np.testing.assert_allclose(eq3_half_period(amplitudes, body.p), halves, rtol=ROUNDOFF)
+    np.testing.assert_allclose(impact_energy_ratios(amplitudes), 0.94, rtol=ROUNDOFF)
+    assert halves[0] == pytest.approx(2.0 / body.p * math.atanh(math.sqrt(0.75)), rel=ROUNDOFF)
+
+
+@pytest.mark.xfail(strict=True, reason="mean energy ratio per impact 0.9997, 0.9986, 0.9990 at 7, 13, 26 ms "
+                                       "(module docstring): reported to the lead")
+def test_fig4_larger_steps_dissipate_more(fig4):
+    ratios = fig4["mean_energy_ratios"]
+    assert ratios[0] > ratios[1] > ratios[2]
+
+
+@pytest.mark.xfail(strict=True, reason="(theta_n, T_n/2) 7.2 % off eq. 3 at k5 (module docstring): reported")
+def test_fig4_half_periods_lie_on_eq3_within_2_percent(fig4, example):
+    for run in fig4["runs"]:
+        assert run["half_period_curve_max_error"] < example.HALF_PERIOD_TOL, run["time_step"]
+
+
+def test_fig5_the_energy_ratio_per_impact_does_not_depend_on_the_amplitude(example):
+    study = example.amplitudes_study(DURATION, (0.25, 0.5), example.CONCEPT_STEP)
+    assert all(len(run["energy_ratios"]) >= 2 for run in study["runs"])
+    assert study["spread"] < example.AMPLITUDE_INDEPENDENCE_TOL
+
+
+@pytest.mark.xfail(strict=True, reason="largest |theta| 0.410 alpha against Housner's 0.314 (+31 %), "
+                                       "module docstring: reported to the lead")
+def test_a_harmonic_base_that_it_survives_as_housner_does(example):
+    body = RockingBody.rectangle(example.CONCEPT["width"], example.CONCEPT["height"])
+    row, _ = example.harmonic_case(body, example.HARMONIC_CASES[0])
+    assert row["housner_verdict_at_margins"] == [False, False]
+    assert not row["housner_overturned"] and not row["overturned"]
+    assert abs(row["largest_over_alpha"] / row["housner_largest_over_alpha"] - 1.0) < example.HARMONIC_ROTATION_TOL
+
+
+def test_a_harmonic_base_that_overturns_it_as_housner(example):
+    body = RockingBody.rectangle(example.CONCEPT["width"], example.CONCEPT["height"])
+    row, _ = example.harmonic_case(body, example.HARMONIC_CASES[2])
+    assert row["housner_verdict_at_margins"] == [True, True]
+    assert row["housner_overturned"] and row["overturned"]
+
+
+def test_the_ensemble_runs_end_to_end(tmp_path):
+    done = subprocess.run([sys.executable, str(EXAMPLE), "--studies", "ensemble", "--count", "2", "--workers", "1",
+                           "--out", str(tmp_path), "--batch-dir", str(tmp_path / "batches")],
+                          check=False, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "hht_rocking" / "ensemble.json").read_text())
+    for restitution in ("0.9532", "0.9465"):
+        figures = summary["by_restitution"][restitution]
+        assert figures["nscd"]["cases"] == figures["housner"]["cases"]
+        assert 0.0 <= figures["ks_distance"] <= 1.0
+        assert figures["nscd"]["cases"] + len(figures["failed"]) == 2
+    steps = [summary["by_restitution"][r]["time_step"] for r in ("0.9532", "0.9465")]
+    assert steps[0] < steps[1]                           # a larger loss per impact: a larger step (eq. 9)
+    for name in ("ensemble_cdf.png", "ensemble_phase.png"):
+        assert (tmp_path / "hht_rocking" / name).stat().st_size > 0
+
+
+@pytest.mark.parametrize("record", [1, pytest.param(15, marks=pytest.mark.xfail(
+    strict=True, raises=ZeroDivisionError, reason="stops in engine.dynamics.hht.joint_kinematics: reported"))])
+def test_the_records_that_stopped_hht_run(example, record):
+    from extrados import analyze
+    from extrados.batch import expand, load_spec
+
+    case = expand(*load_spec(example.ensemble_spec(record + 1, example.BACHMANN_RESTITUTIONS[0])))[record]
+    analyze(case.model, case.analysis)
