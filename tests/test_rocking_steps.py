@@ -70,3 +70,11 @@ def test_rocking_restitution_refused_beside_newton_restitution_or_out_of_range(f
     with pytest.raises(ModelError) as error:
         analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.01, "time_step": 1e-3, **fields})
     assert error.value.path == "analysis.rocking_restitution"
+
+
+def test_rocking_restitution_is_refused_where_only_some_supports_move():
+    """The impact law measures energies in the ground's frame; a loading shoe that moves alone has none."""
+    panel = generators.generate("panel", mortar=1, loading_speed=2e-3)
+    with pytest.raises(ModelError) as error:
+        analyze(panel, {"type": "dynamic", "duration": 0.002, "time_step": 1e-3, "rocking_restitution": 0.9})
+    assert error.value.path == "analysis.rocking_restitution"

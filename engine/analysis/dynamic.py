@@ -102,7 +102,11 @@ class DynamicRequest(AnalysisRequest):
         default and the checks across fields (time step, number of steps, number of frames), and the
         model's support motion's own (a zero direction ...), before the run rather than in it."""
         mech = model.mechanics
-        support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support)
+        motion = support_motion_from_document(model.support_motion, mech.block_ids, mech.is_support)
+        if (fields.get("rocking_restitution") is not None and fields["integrator"] == "nscd" and motion
+                and not motion.moving[mech.is_support].all()):
+            raise ModelError("rocking_restitution measures impacts in the ground's frame: every support must follow "
+                             "the support motion (it moves only some)", path="analysis.rocking_restitution")
         max_steps = fields.pop("max_steps")
         fields = {key: value if isinstance(value, (str, dict)) else float(value) for key, value in fields.items()}
         fields = with_time_step(fields, model)

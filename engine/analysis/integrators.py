@@ -25,10 +25,14 @@ class NSCDIntegrator:
 
     def step(self, state, h, wrench, support_velocity, ground_frame=None):
         """Advance ``state`` by h (s); the step's StepOutcome. Plastic impacts keep their energy ratio, or
-        the request's rocking_restitution, in the ground's frame when every support follows one ground
-        motion (``ground_frame``, engine.contact.impact_energy)."""
+        the request's rocking_restitution (engine.contact.impact_energy): with supports at rest, or in the
+        ground's frame when every support follows one ground motion (``ground_frame``); where only some
+        supports move the impacts stay plastic."""
+        # the law measures energies in the ground's frame: where only some supports move (a loading shoe,
+        # a settling part of a foundation) it has none, and impacts stay plastic
+        energy_impacts = self.restitution == 0.0 and (support_velocity is None or ground_frame is not None)
         settings = StepSettings(time_step=h, wrench=wrench, solver=self.solver, support_velocity=support_velocity,
-                                restitution=self.restitution, energy_impacts=self.restitution == 0.0,
+                                restitution=self.restitution, energy_impacts=energy_impacts,
                                 rocking_restitution=self.rocking_restitution, ground_frame=ground_frame)
         return step(self.model, state, settings)
 

@@ -34,8 +34,11 @@ def warm_up_requests():
                                 "force": [1.0, 0.0, 0.0], "live": True}])
     # seed 004's Table 4 mortar, set 1
     mortared = dict(column, joints={"mortar": cohesive_joint(1, 0.8, 1e12)}, default_joint="mortar")
+    # seed 003's Winkler joints, for the HHT integrator
+    winkler = dict(column, joints={"dry": dict(column["joints"]["dry"], normal_stiffness=5e8)})
     return [(column, "static"),
             (column, {"type": "dynamic", "duration": 0.003, "time_step": 0.001}),
+            (winkler, {"type": "dynamic", "integrator": "hht", "duration": 0.003, "time_step": 0.001}),
             (live, {"type": "load_factor"}),
             (mortared, "static")]
 
