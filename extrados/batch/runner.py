@@ -22,10 +22,13 @@ from extrados.batch.cases import expand
 from extrados.batch.spec import load_spec
 from extrados.batch.task import run_case
 
-#: The environment of an embedded cluster's workers: one thread each for BLAS and numba, since the
-#: cluster runs one single-threaded worker process per core (NUMBA_CACHE_DIR is inherited).
-WORKER_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                      "NUMBA_NUM_THREADS": "1"}
+#: The environment of an embedded cluster's workers: one BLAS thread each, since the cluster runs
+#: one single-threaded worker process per core (NUMBA_CACHE_DIR is inherited). Numba's threads are
+#: not set here: a worker applies this environment after it has imported the driver's main module,
+#: which may already have imported numba, and numba then refuses every later compilation
+#: ("Cannot set NUMBA_NUM_THREADS ... once the threads have been launched"). Each case runs on one
+#: numba thread instead (task.run_case).
+WORKER_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 #: Cases in flight per worker thread: enough that a worker never waits for the driver between two
 #: cases, few enough that a batch of 100,000 cases does not hold them all on the scheduler.

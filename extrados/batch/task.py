@@ -6,6 +6,8 @@ the result document, when asked, comes back as strict JSON bytes for the driver 
 import time
 import traceback
 
+import numba
+
 from extrados.engine.analysis import analyze
 from extrados.engine.errors import ModelError
 from extrados.engine.io import strict_json
@@ -32,6 +34,8 @@ def run_case(model, analysis, outputs):
     """
     start = time.perf_counter()
     document = None
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # cases run side by side, one per worker thread (for this thread only)
     try:
         result = analyze(model, analysis)
         row = {**case_outputs(result, outputs, model), "error": None}
@@ -41,6 +45,8 @@ def run_case(model, analysis, outputs):
         row = {"error": str(exc)}
     except Exception as exc:  # noqa: BLE001 - a failing case is recorded and the batch goes on
         row = {"error": f"{type(exc).__name__}: {exc} ({_where(exc)})"}
+    finally:
+        numba.set_num_threads(threads)
     row["seconds"] = time.perf_counter() - start
     return row, document
 
