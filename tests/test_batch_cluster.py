@@ -158,8 +158,10 @@ def test_ctrl_c_stops_a_batch_with_a_message_and_no_traceback(tmp_path):
     spec_path, out_dir = tmp_path / "spec.json", tmp_path / "out"
     spec_path.write_text(json.dumps(SLOW_SPEC))
     command = [sys.executable, "-m", "extrados", "batch", str(spec_path), "--out", str(out_dir), "--workers", "2"]
+    # a terminal's foreground command takes SIGINT, even where this test runs with it ignored (a background
+    # job of a shell without job control)
     batch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     kept = wait_for_rows(out_dir, 2, batch)
     os.killpg(batch.pid, signal.SIGINT)
     _, stderr = batch.communicate(timeout=WAIT_S)

@@ -63,6 +63,14 @@ class CancelWatch:
         return signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
 
 
+def answer_interrupts():
+    """Take SIGINT as KeyboardInterrupt in this job process, the way the cancel reaches the batch: a
+    service started where SIGINT is ignored (``extrados serve &`` from a script: a shell without job
+    control starts its background commands so) hands that to every job process it starts, and no
+    cancel would ever stop a batch."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def allow_worker_processes():
     """Let this job process (a daemon of the dispatcher) start the batch's Dask worker processes."""
     multiprocessing.current_process().daemon = False
@@ -89,6 +97,7 @@ def compute_batch(store, job_id):
         record_progress(store, job_id, (done + failed) / cases)
 
     allow_worker_processes()
+    answer_interrupts()
     watch = CancelWatch(store, job_id)
     try:
         with watch:
