@@ -160,6 +160,11 @@ class Tolerance:
     #: ... a converged end within this fraction of the envelope from the predicted end touches the pairs
     #: detected there: every corner that comes within reach was within the envelope of the prediction.
     hht_redetect_fraction: float = 0.5
+    #: ... the HHT step detects its joints within this fraction of the median movable block radius (or
+    #: the model's envelope when larger): the Winkler forces are exact at any gap, so a wide envelope
+    #: costs only the pairs it adds, and it lets a block rock many steps between two detections (a
+    #: 4.2 m block at 10 ms moved past half the 5 mm envelope at 3 steps in 4).
+    hht_envelope_radius_fraction: float = 0.05
 
 
 TOL = Tolerance()

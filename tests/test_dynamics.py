@@ -7,6 +7,7 @@ import pytest
 
 from extrados import Model, ModelError, analyze, generators
 from extrados.engine.dynamics.rocking import RockingBody, rocking_response
+from extrados.engine.post.rocking_errors import housner_eq3
 
 G = 9.81
 
@@ -32,13 +33,6 @@ def block_track(result, block_id):
 
 
 # --- free rocking (Housner 1963; seed 003 sec. 2.1) -----------------------------------------------
-def housner_eq3(theta0, r, p, impacts):
-    """Seed 003 eq. 3: normalized amplitudes theta_n / alpha and half periods T_n / 2."""
-    n = np.arange(impacts + 1)
-    energy = r ** n * (1.0 - (1.0 - theta0) ** 2)
-    return 1.0 - np.sqrt(1.0 - energy), 2.0 / p * np.arctanh(np.sqrt(energy))
-
-
 def test_free_rocking_follows_housner_over_five_impacts():
     width, height, h = 0.25, 1.0, 2.5e-4
     alpha = math.atan(width / height)
@@ -57,7 +51,7 @@ def test_free_rocking_follows_housner_over_five_impacts():
     impacts = t[crossings[:5]]
     amplitudes = np.array([np.abs(seg).max() for seg in np.split(theta, crossings[:5])])    # theta_0 .. theta_5
     half_periods = np.diff(np.concatenate([[-impacts[0]], impacts]))                      # T_0/2 .. T_4/2
-    exact_theta, exact_half = housner_eq3(theta0, r, p, 5)
+    exact_theta, exact_half = housner_eq3(theta0, r, p, 6)
     e_theta = np.sqrt(np.mean((amplitudes - exact_theta) ** 2)) / exact_theta[0]          # seed 003 eq. 7
     e_t = np.sqrt(np.mean((half_periods - exact_half[:5]) ** 2)) / exact_half[0]
     e_g = math.hypot(e_theta, e_t)                                                          # eq. 8
@@ -92,7 +86,7 @@ def test_housner_reference_integrates_free_rocking_as_eq3():
     assert body.restitution == pytest.approx(1.0 - 1.5 * math.sin(body.alpha) ** 2, rel=1e-12)
     assert body.p == pytest.approx(math.sqrt(3.0 * G / (4.0 * body.radius)), rel=1e-12)
     reference = rocking_response(body, lambda t: 0.0, 3.0, theta0=0.5 * body.alpha)
-    eq3_theta, eq3_half = housner_eq3(0.5, body.restitution ** 2, body.p, 4)
+    eq3_theta, eq3_half = housner_eq3(0.5, body.restitution ** 2, body.p, 5)
     half_periods = np.diff(np.concatenate([[-reference["impacts"][0]], reference["impacts"][:4]]))
     # exactly: each impact keeps r of the kinetic energy,
     # cos(alpha - theta_n+1) - cos alpha = r (cos(alpha - theta_n) - cos alpha)

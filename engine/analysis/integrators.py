@@ -6,6 +6,7 @@ hht   HHT-alpha on compliant Winkler interfaces, impacts dissipated by the time 
 import numpy as np
 
 from extrados.engine.collision.detect import Contacts
+from extrados.engine.contact.impact_energy import law_applies
 from extrados.engine.dynamics.hht import HHTParameters, HHTStep, joint_kinematics
 from extrados.engine.pipeline import SolverSettings, StepOutcome, StepSettings, step
 from extrados.engine.post.energy import load_power
@@ -28,9 +29,7 @@ class NSCDIntegrator:
         the request's rocking_restitution (engine.contact.impact_energy): with supports at rest, or in the
         ground's frame when every support follows one ground motion (``ground_frame``); where only some
         supports move the impacts stay plastic."""
-        # the law measures energies in the ground's frame: where only some supports move (a loading shoe,
-        # a settling part of a foundation) it has none, and impacts stay plastic
-        energy_impacts = self.restitution == 0.0 and (support_velocity is None or ground_frame is not None)
+        energy_impacts = law_applies(self.restitution, support_velocity, ground_frame)
         settings = StepSettings(time_step=h, wrench=wrench, solver=self.solver, support_velocity=support_velocity,
                                 restitution=self.restitution, energy_impacts=energy_impacts,
                                 rocking_restitution=self.rocking_restitution, ground_frame=ground_frame)

@@ -90,6 +90,14 @@ def impacting_kinetic_energy(mechanics, rotations, velocity, fraction):
                                  np.ascontiguousarray(velocity, dtype=np.float64))
 
 
+def law_applies(restitution, support_velocity, ground_frame):
+    """Whether a step's impacts take this law: plastic impacts (``restitution`` 0) with the supports at
+    rest (``support_velocity`` None) or all following one ground motion (``ground_frame``). Where only
+    some supports move (a loading shoe, a settling part of a foundation) the law has no frame to measure
+    energies in, and impacts stay plastic."""
+    return restitution == 0.0 and (support_velocity is None or ground_frame is not None)
+
+
 @dataclass(frozen=True)
 class GroundFrame:
     """The frame that translates with supports that all follow one ground motion, over one step."""

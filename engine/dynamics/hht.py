@@ -42,6 +42,7 @@ from extrados.engine.contact.laws import pair_laws
 from extrados.engine.contact.winkler import pair_faces
 from extrados.engine.dynamics.hht_newton import Bodies, Joints, Settings, StepStart, evaluate, solve_step
 from extrados.engine.errors import ModelError
+from extrados.engine.io.schema import analysis_schema, property_defaults
 from extrados.engine.geometry.quaternion import quat_to_matrices, quat_to_matrix
 from extrados.engine.tolerance import TOL
 
@@ -51,17 +52,24 @@ RESIDUAL_ACCELERATION = 9.81
 
 @dataclass(frozen=True)
 class HHTParameters:
-    """alpha, beta, gamma of eq. 4; the defaults are eq. 5."""
+    """alpha, beta, gamma of eq. 4."""
 
-    alpha: float = 1.0 - np.sqrt(2.0)
-    beta: float = 0.5
-    gamma: float = np.sqrt(2.0) - 0.5
+    alpha: float
+    beta: float
+    gamma: float
+
+    @classmethod
+    def eq5(cls):
+        """Eq. 5's parameters, alpha = 1 - sqrt(2), beta = 1/2, gamma = sqrt(2) - 1/2: the defaults of a
+        dynamic request's ``hht`` in the analysis schema, which owns them."""
+        schema = analysis_schema()
+        return cls(**property_defaults(schema["$defs"]["dynamic"]["properties"]["hht"], schema))
 
 
 @dataclass(frozen=True)
 class JointCache:
     """The joints of a detection, kept while no block moves farther than TOL.hht_redetect_fraction of the
-    envelope from where the detection was made: every corner that can come within reach was within the
+    detection envelope (hht_envelope) from where the detection was made: every corner that can come within reach was within the
     envelope there, and the Winkler forces are recomputed from the pose at every iterate."""
 
     contacts: object            # Contacts of the detection
@@ -168,14 +176,25 @@ def body_twists(orientation, velocity, angular_velocity):
     return out
 
 
+def hht_envelope(model):
+    """m, the detection envelope of the HHT step: the model's, or TOL.hht_envelope_radius_fraction of the
+    median movable block radius when larger (proportional to the model's size, so scale-free)."""
+    mech = model.mechanics
+    radius = np.asarray(mech.polyhedra.radius, float)[~mech.is_support]
+    envelope = model.settings["envelope"]
+    if len(radius) == 0:
+        return envelope
+    return max(envelope, TOL.hht_envelope_radius_fraction * float(np.median(radius)))
+
+
 class HHTStep:
     """Advances a model's State by one HHT step on compliant interfaces (module docstring)."""
 
-    def __init__(self, model, parameters=HHTParameters()):
+    def __init__(self, model, parameters=None):
         mech = model.mechanics
         packed = mech.polyhedra
         self.model = model
-        self.parameters = parameters
+        self.parameters = parameters or HHTParameters.eq5()
         self.movable = np.flatnonzero(~mech.is_support)
         self.cache = DetectionCache()
         self.bodies = Bodies(mech.mass, np.ascontiguousarray(mech.inertia_body), self.movable.astype(np.int64),
@@ -183,6 +202,7 @@ class HHTStep:
                              packed.face_normal_local, packed.face_offset_local, packed.face_start, packed.face_vertex,
                              packed.face_vertex_start, packed.edge_vertex, packed.edge_face, packed.edge_start,
                              np.asarray(packed.radius, float))
+        self.envelope = hht_envelope(model)
         self.memory = None
         self.joint_cache = None
 
@@ -209,7 +229,7 @@ class HHTStep:
         cache = self.joint_cache
         mech = self.model.mechanics
         contacts = detect_contacts(mech.polyhedra, position, orientation, mech.is_support,
-                                   self.model.settings["envelope"], self.cache)
+                                   self.envelope, self.cache)
         if cache is not None and same_pairs(contacts, cache.contacts):
             joints, keys = cache.joints, cache.keys
         else:
@@ -291,7 +311,7 @@ class HHTStep:
         start = StepStart(position, state.orientation, state.position, velocity, self.memory.acceleration,
                           self.memory.contact_wrench, wrench)
         settings = self.settings(h)
-        reach = TOL.hht_redetect_fraction * self.model.settings["envelope"]
+        reach = TOL.hht_redetect_fraction * self.envelope
         cache, increment, total = self.joint_cache, None, 0
         for _ in range(TOL.hht_detections):
             used = cache
