@@ -159,7 +159,8 @@ class DynamicRun:
     outcome: object             # StepOutcome of the last step
     last_step_start: object     # StepStart of the last step (the stress of seed 001 eq. 55)
     frames: Frames              # the output frames, t = 0 first
-    energy: list                # per frame, EnergyAccount.record: t, kinetic, potential, supports, dissipated, total
+    energy: list                # per frame, EnergyAccount.record: t, kinetic, potential, elastic, supports,
+                                # dissipated, total
     events: dict                # EventWatch.to_dict: first sliding, first uplift, collapse
     cancelled: bool
     stopped_at: float           # s, where a cancel or the kinematic stop ended the run; None: it ran to the end
@@ -222,7 +223,9 @@ def run_dynamic(model, request, progress=None, cancel=None):
     whole_ground = motion is not None and moving[mech.is_support].all()  # the impact law's GroundFrame
     collapse = request.collapse_displacement or default_collapse_displacement(mech)
     watch = EventWatch.start(detect(model, state), mech.n_blocks, collapse)
-    energy = EnergyAccount(kinetic0=0.0)
+    integrator = INTEGRATORS[request.integrator](model, request)
+    elastic0 = integrator.start(state, wrench)
+    energy = EnergyAccount(kinetic0=0.0, elastic0=elastic0, elastic=elastic0)
     energies = []
     frames = {"t": [], "position": [], "orientation": [], "velocity": []}
     network_history = {"t": []}
@@ -241,8 +244,6 @@ def run_dynamic(model, request, progress=None, cancel=None):
 
     record(0.0, np.zeros((mech.n_blocks, 6)))
     start_velocity = np.zeros((mech.n_blocks, 6))  # (n_blocks, 6) float64, twists at the start of the next step
-    integrator = INTEGRATORS[request.integrator](model, request)
-    integrator.start(state, wrench)
     outcome, cancelled, stopped_at = None, False, None
     tally = SolverTally()
     report_every = max(1, n_steps // 100)
@@ -260,7 +261,8 @@ def run_dynamic(model, request, progress=None, cancel=None):
         support_work = h * support_power(outcome.contacts, outcome.frame, outcome.impulse, h, support_velocity, moving)
         kinetic = kinetic_energy(mech, state.rotation_matrices(), outcome.velocity)
         check_no_overflow(f"at t = {t:.6g} s", outcome.velocity, outcome.impulse, state.position, kinetic)
-        energy.add_step(kinetic, integrator.work(wrench, outcome, h, state.position - start.position), support_work)
+        energy.add_step(kinetic, integrator.work(wrench, outcome, h, state.position - start.position), support_work,
+                        integrator.elastic_energy())
         displacement = state.position - mech.position0
         if motion and moving[mech.is_support].all():
             displacement -= ground

@@ -22,7 +22,12 @@ class NSCDIntegrator:
         self.rocking_restitution = request.rocking_restitution
 
     def start(self, state, wrench):
-        """Nothing to prepare: a step starts from the state alone."""
+        """Nothing to prepare: a step starts from the state alone; the joints hold no strain energy (J)."""
+        return 0.0
+
+    def elastic_energy(self):
+        """J, the strain energy the joints hold: none, contacts are rigid (or regularized, seed 000 eq. 43)."""
+        return 0.0
 
     def step(self, state, h, wrench, support_velocity, ground_frame=None):
         """Advance ``state`` by h (s); the step's StepOutcome. Plastic impacts keep their energy ratio, or
@@ -59,13 +64,19 @@ class HHTIntegrator:
         self.halved = {"t": [], "halvings": [], "iterations": [], "residual": []}
 
     def start(self, state, wrench):
-        """The initial accelerations (seed 003 after eq. 4)."""
-        self.stepper.start(state, wrench)
+        """The initial accelerations (seed 003 after eq. 4); the strain energy (J) the joints hold."""
+        self.elastic = self.stepper.start(state, wrench)
+        return self.elastic
+
+    def elastic_energy(self):
+        """J, the strain energy the joints held at the end of the last step (layers and friction springs)."""
+        return self.elastic
 
     def step(self, state, h, wrench, support_velocity, ground_frame=None):
         """Advance ``state`` by h (s), halving where Newton does not converge; the step's StepOutcome (the
         time step sets the dissipation: no impact law, ``ground_frame`` unused)."""
         trial = self.stepper.advance(state, h, wrench, support_velocity)
+        self.elastic = float(trial.forces.energy.sum())
         report = trial.report
         self.steps += 1
         self.iterations += report.iterations

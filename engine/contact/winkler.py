@@ -65,6 +65,7 @@ WinklerPatches = namedtuple("WinklerPatches", [
     "normal_force",     # (n_pairs,) float64, N, k_n int_P d dA >= 0
     "penetration_max",  # (n_pairs,) float64, m, largest d over P (0 when apart)
     "stiffness",        # (n_pairs, 12, 12) float64: d(F_A, tau_A, F_B, tau_B) / d(dx_A, dtheta_A, dx_B, dtheta_B)
+    "energy",           # (n_pairs,) float64, J, the layer's strain energy k_n/2 int_P d^2 dA
 ])
 
 #: The moments of a patch about its origin p (step 3), and the penetration there.
@@ -147,7 +148,7 @@ def winkler_kernel(geometry, faces, normal_stiffness, parallel_sine_squared):
     n_pairs = len(faces.kind)
     out = WinklerPatches(np.zeros((n_pairs, 3)), np.zeros((n_pairs, 3)), np.zeros((n_pairs, 3)),
                          np.empty((n_pairs, 3)), np.empty((n_pairs, 3)), np.zeros(n_pairs), np.zeros(n_pairs),
-                         np.zeros(n_pairs), np.zeros((n_pairs, 12, 12)))
+                         np.zeros(n_pairs), np.zeros((n_pairs, 12, 12)), np.zeros(n_pairs))
     workspace = clip_workspace(max_face_corners(geometry.face_vertex_start))
     capacity = workspace.corner.shape[1]
     side_edges = SideEdges(np.empty((capacity, 3)), np.empty((capacity, 3)), np.empty((capacity, 3)))
@@ -317,6 +318,11 @@ def pair_wrench(out, k, moments, side_edges, normal_stiffness, normal, centre_in
         lever_sum = (penetration * first[0] - dot(row(second, 0), normal),
                      penetration * first[1] - dot(row(second, 1), normal),
                      penetration * first[2] - dot(row(second, 2), normal))
+        # int d^2 dA = d(p)^2 A - 2 d(p) n . T1 + n . T2 n
+        out.energy[k] = 0.5 * normal_stiffness * (penetration * force_sum - dot(normal, first) * penetration
+                                                  + dot(normal, (dot(row(second, 0), normal),
+                                                                 dot(row(second, 1), normal),
+                                                                 dot(row(second, 2), normal))))
     else:
         force_sum = 0.0
         lever_sum = (0.0, 0.0, 0.0)

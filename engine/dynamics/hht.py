@@ -140,6 +140,7 @@ class InterfaceForces:
     sliding: np.ndarray         # (n_p,) bool
     penetration: np.ndarray     # (n_p,) float64, m, deepest penetration of the patch (0 when apart)
     opening: np.ndarray         # (n_p,) float64, m, how far the joint has opened (hht_newton.joint_opening)
+    energy: np.ndarray          # (n_p,) float64, J, strain energy of its layer and friction spring
     friction: np.ndarray        # (n_p,) float64, mu
     wrench: np.ndarray          # (n_blocks, 6) float64, [N, N m], world, torque about each centre of mass
     keys: np.ndarray            # (n_p,) int64, pair_keys
@@ -212,7 +213,8 @@ class HHTStep:
                         TOL.hht_stagnant_residual, 1.0 - TOL.parallel_cosine ** 2, TOL.hht_backtracks)
 
     def start(self, state, wrench):
-        """The initial accelerations M^-1 (F(0) - K u_0) (seed 003 after eq. 4) of a state at rest or moving."""
+        """The initial accelerations M^-1 (F(0) - K u_0) (seed 003 after eq. 4) of a state at rest or moving;
+        returns the strain energy (J) the joints hold there."""
         n_blocks = self.model.mechanics.n_blocks
         velocity = body_velocity(state)
         zero = np.zeros((n_blocks, 6))
@@ -222,6 +224,7 @@ class HHTStep:
         evaluation = evaluate(self.bodies, start, cache.joints, self.settings(1.0), np.zeros((len(self.movable), 6)))
         self.memory = HHTMemory(self._balance(state, velocity, wrench + evaluation.wrench), evaluation.wrench,
                                 cache.keys, np.zeros((len(cache.keys), 3)))
+        return float(evaluation.patches.energy.sum())
 
     def joints_at(self, position, orientation):
         """The JointCache of a detection at a pose (its faces and laws those of the last cache when it touches
@@ -327,7 +330,7 @@ class HHTStep:
             cache = reached
         report = NewtonReport(total, float(residual), bool(converged), seconds=time.perf_counter() - began)
         forces = InterfaceForces(used.contacts.n_candidate_pairs, joints.faces.body_a, joints.faces.body_b,
-                                 *end[6:14], joints.friction, end[4], used.keys)
+                                 *end[6:15], joints.friction, end[4], used.keys)
         return Trial(end[0], end[1], end[2], end[3], end[5], forces, report)
 
 

@@ -373,7 +373,7 @@ def solve_step(bodies, start, joints, settings, increment, reference_position, r
     -------
     position, orientation, velocity, acceleration, wrench : the blocks at the end of the step
     world_angular_velocity : (n_blocks, 3) float64, rad/s, A Omega
-    centre, normal, normal_force, tangential, stretch, sliding, penetration, opening : the joints
+    centre, normal, normal_force, tangential, stretch, sliding, penetration, opening, energy : the joints
     increment : (n_movable, 6) float64, the converged D
     moved : float, m, how far the end lies from the reference pose (`moved_from`)
     iterations : int; residual : float; converged : bool
@@ -391,4 +391,15 @@ def solve_step(bodies, start, joints, settings, increment, reference_position, r
     return (evaluation.position, evaluation.orientation, evaluation.velocity, evaluation.acceleration,
             evaluation.wrench, omega, patches.pressure_centre, patches.normal, patches.normal_force,
             evaluation.tangential, evaluation.stretch, evaluation.sliding, patches.penetration_max,
-            evaluation.opening, increment, moved, iterations, norm, converged)
+            evaluation.opening, joint_energy(patches, joints, evaluation.stretch), increment, moved, iterations,
+            norm, converged)
+
+
+@njit(cache=True)
+def joint_energy(patches, joints, stretch):
+    """(n_p,) J, the strain energy each joint holds: its Winkler layer's, k_n/2 int d^2 dA, and its friction
+    spring's, K_t |s|^2 / 2 with K_t = k_t A (engine.contact.interface_friction)."""
+    energy = patches.energy.copy()
+    for p in range(energy.shape[0]):
+        energy[p] += 0.5 * joints.shear_stiffness[p] * patches.area[p] * np.dot(stretch[p], stretch[p])
+    return energy

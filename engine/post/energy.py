@@ -126,19 +126,28 @@ def support_power(contacts, frame, impulse, h, support_velocity, is_moving):
 
 @dataclass
 class EnergyAccount:
-    """Running energy balance; `record()` gives the entry written per frame."""
+    """Running energy balance; `record()` gives the entry written per frame.
+
+    ``elastic`` is the strain energy the joints hold (HHT's Winkler layers and friction springs, zero
+    under NSCD); what the supports put in and is neither kinetic, potential nor elastic was dissipated.
+    """
 
     kinetic0: float
+    elastic0: float = 0.0   # J, held by the joints at the start
     kinetic: float = 0.0
     potential: float = 0.0
     supports: float = 0.0
+    elastic: float = 0.0
 
-    def add_step(self, kinetic, load_work, support_work):
+    def add_step(self, kinetic, load_work, support_work, elastic=0.0):
         self.kinetic = kinetic
         self.potential -= load_work
         self.supports += support_work
+        self.elastic = elastic
 
     def record(self, t):
-        dissipated = self.supports - (self.kinetic - self.kinetic0) - self.potential
-        return {"t": t, "kinetic": self.kinetic, "potential": self.potential, "supports": self.supports,
-                "dissipated": dissipated, "total": self.kinetic + self.potential}
+        dissipated = (self.supports - (self.kinetic - self.kinetic0) - self.potential
+                      - (self.elastic - self.elastic0))
+        return {"t": t, "kinetic": self.kinetic, "potential": self.potential, "elastic": self.elastic,
+                "supports": self.supports, "dissipated": dissipated,
+                "total": self.kinetic + self.potential + self.elastic}
