@@ -869,6 +869,15 @@ def runs_values(data):
     }
 
 
+def failures_text(failed):
+    """The campaign's runs that failed with an error of the integrator, as a sentence."""
+    if not failed:
+        return "no run failed with an error of the integrator."
+    return (f"{len(failed)} runs failed with an error of the integrator ("
+            + "; ".join(f"{o['height']:g} x {o['width']:g} m k{o['k_n'] / 1e8:g} at {1e3 * o['dt']:g} ms: {o['error']}"
+                        for o in failed) + ").")
+
+
 def rocking_campaign_values(data):
     """docs/validation/rocking_campaign.md: the time-step law of our campaign, read from
     benchmarks/results/rocking_campaign.json (the campaign is too long for validate; the section is static)."""
@@ -887,6 +896,7 @@ def rocking_campaign_values(data):
     return {
         "cases_done": lambda: f"{campaign['done']}",
         "cases_per_minute": lambda: f"{campaign['cases_per_minute']:.1f}", "cores": lambda: f"{campaign['cores']}",
+        "run_cases": lambda: f"{campaign['run_cases']:,}", "minutes": lambda: f"{campaign['minutes']:.1f}",
         "blocks_done": lambda: "; ".join(doc["blocks_done"]),
         "theta0": lambda: f"{doc['settings']['theta0_over_alpha']:g}",
         "optimum_error": lambda: percent(doc["settings"]["optimum_error"], 0),
@@ -898,9 +908,7 @@ def rocking_campaign_values(data):
                                f"{len(doc['overturned'])} runs overturned, the integrator gaining energy ("
                                + "; ".join(f"{o['height']:g} x {o['width']:g} m k{o['k_n'] / 1e8:g} at "
                                            f"{1e3 * o['dt']:g} ms" for o in doc["overturned"]) + "); "
-                               f"{len(campaign['failed'])} runs failed with an error of the integrator ("
-                               + "; ".join(f"{o['height']:g} x {o['width']:g} m k{o['k_n'] / 1e8:g} at {1e3 * o['dt']:g} "
-                                           f"ms: {o['error']}" for o in campaign["failed"]) + ")."),
+                               + failures_text(campaign["failed"])),
         "a2_note": lambda: ("A₂ is held at the paper's value: the finished cases are of one block size, and one "
                             "R·H/B cannot tell A₂ from A₁." if doc["law"]["A2_held_at_paper"] else ""),
     }
