@@ -7,7 +7,7 @@ Seed 003 integrates M u'' + (1 + a) K u_{i+1} - a K u_i = F_{i+1} (eq. 4) with N
 
 and a = 1 - sqrt(2), b = 1/2, g = sqrt(2) - 1/2 (eq. 5, after Czekanski et al.), whose numerical
 dissipation, ruled by the step h alone, stands in for the energy a rocking block loses at impacts.
-Here the internal force K u is minus the interfaces' wrench W_c (engine.contact.compliant) and
+Here the internal force K u is minus the interfaces' wrench W_c (engine.contact.winkler, interface_friction) and
 each block has six coordinates: its centre x (world) and its orientation A in SO(3), advanced on
 the group as in the Lie-group generalized-alpha method (Bruls & Cardona 2010) with body-frame
 angular velocity Omega and acceleration Omega':
@@ -26,7 +26,8 @@ blocks, with the interfaces' tangent; it has converged when every block's residu
 TOL.hht_residual of its weight scale m g (force) and m g R (moment, R its bounding radius).
 A step that has not converged after TOL.hht_iterations iterations is retried as two halves,
 down to 2^-TOL.hht_halvings of the step (seed 003 sec. 3.2); each step reports its iterations
-and halvings.
+and halvings. The joints come from a contact detection with a wide envelope (``hht_envelope``), made
+again only once a block has moved half of it: the Winkler forces are exact at any gap.
 """
 import time
 from dataclasses import dataclass
