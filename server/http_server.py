@@ -31,6 +31,11 @@ from extrados.server.errors import DEFAULT_CODES
 
 #: s, how often waitress looks for idle connections to close.
 CLEANUP_INTERVAL_S = 5
+#: Bytes the server's loop reads from a connection per turn (waitress's default: 8 KiB). A large body
+#: arrives in turns of the loop, and each turn waits for the interpreter while requests are being
+#: checked or run in other threads: at 8 KiB a 10 MB body took over the 30 s read limit on a busy
+#: machine beside two large requests being checked (CI; the client saw its connection reset).
+RECEIVE_BYTES = 256 * 1024
 
 
 class JsonErrorTask(ErrorTask):
@@ -90,7 +95,7 @@ def make_server(app, config):
                            max_request_body_size=config.max_body_bytes + MIB,
                            connection_limit=config.max_connections,
                            channel_timeout=max(1, round(config.read_timeout_s)),
-                           cleanup_interval=CLEANUP_INTERVAL_S, asyncore_use_poll=True)
+                           cleanup_interval=CLEANUP_INTERVAL_S, recv_bytes=RECEIVE_BYTES, asyncore_use_poll=True)
     for dispatcher in sockets.values():
         if isinstance(dispatcher, BaseWSGIServer):
             dispatcher.channel_class = ReadDeadlineChannel
