@@ -7,10 +7,10 @@ Seed 003 integrates M u'' + (1 + a) K u_{i+1} - a K u_i = F_{i+1} (eq. 4) with N
 
 and a = 1 - sqrt(2), b = 1/2, g = sqrt(2) - 1/2 (eq. 5, after Czekanski et al.), whose numerical
 dissipation, ruled by the step h alone, stands in for the energy a rocking block loses at impacts.
-Here the internal force K u is minus the interfaces' wrench W_c (engine.contact.winkler, interface_friction) and
-each block has six coordinates: its centre x (world) and its orientation A in SO(3), advanced on
-the group as in the Lie-group generalized-alpha method (Bruls & Cardona 2010) with body-frame
-angular velocity Omega and acceleration Omega':
+Here the internal force K u is minus the interfaces' wrench W_c (engine.contact.winkler and
+interface_friction) and each block has six coordinates: its centre x (world) and its orientation A
+in SO(3), advanced on the group as in the Lie-group generalized-alpha method (Bruls & Cardona 2010)
+with body-frame angular velocity Omega and acceleration Omega':
 
     x_{i+1} = x_i + D_x,       A_{i+1} = A_i exp([D_psi]x),
     D = h V_i + h^2 [(1/2 - b) V'_i + b V'_{i+1}],      V = [v, Omega],
@@ -43,8 +43,8 @@ from extrados.engine.contact.laws import pair_laws
 from extrados.engine.contact.winkler import pair_faces
 from extrados.engine.dynamics.hht_newton import Bodies, Joints, Settings, StepStart, evaluate, solve_step
 from extrados.engine.errors import ModelError
-from extrados.engine.io.schema import analysis_schema, property_defaults
 from extrados.engine.geometry.quaternion import quat_to_matrices, quat_to_matrix
+from extrados.engine.io.schema import analysis_schema, property_defaults
 from extrados.engine.tolerance import TOL
 
 #: m/s^2, the acceleration that sets a block's residual scale m g (a scale, not the model's gravity).
@@ -70,8 +70,9 @@ class HHTParameters:
 @dataclass(frozen=True)
 class JointCache:
     """The joints of a detection, kept while no block moves farther than TOL.hht_redetect_fraction of the
-    detection envelope (hht_envelope) from where the detection was made: every corner that can come within reach was within the
-    envelope there, and the Winkler forces are recomputed from the pose at every iterate."""
+    detection envelope (``hht_envelope``) from where the detection was made: every corner that can come
+    within reach was within the envelope there, and the Winkler forces are recomputed from the pose at
+    every iterate."""
 
     contacts: object            # Contacts of the detection
     joints: Joints              # its pairs' faces and laws (stretch left zero)
@@ -180,7 +181,8 @@ def body_twists(orientation, velocity, angular_velocity):
 
 def hht_envelope(model):
     """m, the detection envelope of the HHT step: the model's, or TOL.hht_envelope_radius_fraction of the
-    median movable block radius when larger (proportional to the model's size, so scale-free)."""
+    median movable block radius when larger. It sets how often the joints are detected, not the forces,
+    which are exact at any gap."""
     mech = model.mechanics
     radius = np.asarray(mech.polyhedra.radius, float)[~mech.is_support]
     envelope = model.settings["envelope"]
