@@ -20,8 +20,8 @@ amplitudes are engine.post.rocking_errors'.
 """
 import numpy as np
 
-from extrados.engine.post.rocking_errors import half_periods, rocking_cycles
 from extrados.engine.errors import ModelError
+from extrados.engine.post.rocking_errors import half_periods, rocking_cycles
 
 #: The outputs read from the dynamic result's events (s; null when the event did not happen).
 EVENT_OUTPUTS = {"collapse_time": "collapse", "first_sliding": "first_sliding", "first_uplift": "first_uplift"}
