@@ -1,5 +1,8 @@
 """Results out to ParaView (VTK through meshio, a .pvd time series) and to glTF (issue 19): read back with meshio,
 xml.etree and trimesh, and compared with the result's arrays and with the blocks posed independently (scipy)."""
+import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import matplotlib
@@ -10,9 +13,13 @@ import trimesh
 from scipy.spatial.transform import Rotation
 
 from extrados import Model, ModelError, analyze, generators
+from extrados.engine.io import strict_json
 from extrados.engine.io.gltf_export import COLOUR_MAP, ROOT_NODE, Z_UP_TO_Y_UP, write_gltf
-from extrados.engine.io.vtk_export import STRESS_FIELDS, write_vtk
+from extrados.engine.io.result_file import read_result_file
+from extrados.engine.io.vtk_export import ENTITY_FILE, STRESS_FIELDS, write_vtk
+from extrados.engine.post.entities import NO_ENTITY
 
+EXTRADOS = [sys.executable, "-m", "extrados"]
 #: Numbers written to a .vtu as float64 come back as they were; sums of a few products of them differ by
 #: rounding only.
 EXACT = 1e-12
@@ -172,8 +179,55 @@ def test_a_model_at_rest_and_a_result_coloured_by_q(static_arch, tmp_path):
         node = model.block_ids[rank]
         colours = coloured.geometry[coloured.graph[node][1]].visual.vertex_colors
         assert (colours == viridis(end, bytes=True)).all()
-    with pytest.raises(ModelError, match="'w' is not a block scalar to colour by"):
+    with pytest.raises(ModelError, match="'w' is not a block scalar or an entity level the blocks have; give one of p, q$"):
         write_gltf(model, tmp_path / "bad.glb", result, colour_by="w")
+
+
+def arch_entity(i):
+    """An entity for voussoir i of the arch: three to a course, the middle one of each course a 'key'."""
+    return {"wall": "arch", "course": f"c{i // 3}", "type": "key" if i % 3 == 1 else "voussoir",
+            "attributes": {"mark": f"M{i}", "phase": 2}}
+
+
+@pytest.fixture(scope="module")
+def arch_with_entities():
+    doc = generators.generate("arch")
+    for i, block in enumerate(doc["blocks"]):
+        if not block.get("support"):
+            block["entity"] = arch_entity(i)
+    model = Model.from_dict(doc)
+    return model, analyze(model, {"type": "static"})
+
+
+def glb_nodes(path):
+    """{name: node} of the JSON chunk of a .glb (12-byte header, then the chunk's length, type and JSON)."""
+    data = path.read_bytes()
+    length = int.from_bytes(data[12:16], "little")
+    return {node["name"]: node for node in json.loads(data[20:20 + length])["nodes"]}
+
+
+def test_entities_are_coded_per_level_in_the_vtu_and_kept_whole_in_the_glb(arch_with_entities, tmp_path):
+    model, result = arch_with_entities
+    write_vtk(model, result, tmp_path)
+    names = json.loads((tmp_path / ENTITY_FILE).read_text())
+    assert names["no_entity"] == NO_ENTITY and list(names["levels"]) == ["wall", "course", "type"]
+    cells = block_cells(tmp_path / "blocks_0000.vtu")
+    for i, block_id in enumerate(model.block_ids):
+        entity = result.blocks.entity[i]
+        for level in ("wall", "course", "type"):
+            code = int(cells[i][1][f"entity_{level}"])
+            assert (names["levels"][level][code] if code != NO_ENTITY else None) == (entity or {}).get(level)
+    write_gltf(model, tmp_path / "courses.glb", result, colour_by="course")
+    scene, nodes = trimesh.load(tmp_path / "courses.glb"), glb_nodes(tmp_path / "courses.glb")
+    colour = {block_id: tuple(scene.geometry[scene.graph[block_id][1]].visual.vertex_colors[0])
+              for block_id in model.block_ids}
+    courses = {}
+    for i, block_id in enumerate(model.block_ids):
+        entity = result.blocks.entity[i]
+        assert nodes[block_id].get("extras", {}).get("entity") == entity
+        courses.setdefault(None if entity is None else entity["course"], set()).add(colour[block_id])
+    assert all(len(colours) == 1 for colours in courses.values())  # a colour per course
+    assert len(set.union(*courses.values())) == len(courses)     # and each course its own (7 < 20)
 
 
 def test_a_model_that_is_not_the_result_s_is_refused(static_arch, tmp_path):
@@ -185,3 +239,54 @@ def test_a_model_that_is_not_the_result_s_is_refused(static_arch, tmp_path):
     n = len(doc["blocks"])
     with pytest.raises(ModelError, match=f"the model has {n - 1} blocks, the result {n}"):
         write_gltf(Model.from_dict({**doc, "blocks": doc["blocks"][1:]}), tmp_path / "a.glb", result)
+
+
+@pytest.fixture(scope="module")
+def files(rocking, tmp_path_factory):
+    """The rocking run's model and result documents, and a folder to write in."""
+    folder = tmp_path_factory.mktemp("cli")
+    model, result = rocking
+    (folder / "model.json").write_text(model.to_json())
+    (folder / "result.json").write_bytes(strict_json.dumps(result.to_dict()))
+    return folder
+
+
+def extrados(*args):
+    return subprocess.run(EXTRADOS + [str(a) for a in args], capture_output=True, text=True, timeout=300)
+
+
+def test_the_cli_writes_both_formats_from_the_documents(files):
+    done = extrados("export", files / "result.json", "--model", files / "model.json", "--format", "vtk",
+                    "--out", files / "vtk")
+    assert done.returncode == 0, done.stderr
+    document = read_result_file(files / "result.json")
+    assert [t for t, part, _ in collection(files / "vtk" / "result.pvd") if part == 0] == document.frames.t.tolist()
+    done = extrados("export", files / "result.json", "--model", files / "model.json", "--format", "gltf",
+                    "--out", files / "first.glb", "--frame", "0", "--colour-by", "q")
+    assert done.returncode == 0, done.stderr
+    assert "block" in trimesh.load(files / "first.glb").graph.nodes
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda f: ["--model", f / "missing.json"], "cannot read model file"),
+    (lambda f: [f / "missing.json"], "cannot read result file"),
+    (lambda f: [f / "model.json"], "is not a result document"),
+    (lambda f: ["--frame", "4"], "--frame: the result has frames 0 to 3"),
+    (lambda f: ["--format", "vtk", "--out", f / "frames", "--frame", "1"], "--frame: applies to --format gltf only"),
+    (lambda f: ["--colour-by", "stress"], "--colour-by: 'stress' is not a block scalar or an entity level"),
+    (lambda f: ["--model", f / "other.json"], "the model has 1 blocks, the result 2"),
+    (lambda f: ["--out", f], "is a folder; give a file name"),
+])
+def test_the_cli_refuses_bad_input_with_exit_2_and_says_what(files, change, message):
+    doc = json.loads((files / "model.json").read_text())
+    (files / "other.json").write_text(json.dumps({**doc, "blocks": [b for b in doc["blocks"] if b["id"] == "block"]}))
+    arguments = {"result": files / "result.json", "--model": files / "model.json", "--format": "gltf",
+                 "--out": files / "out.glb"}
+    extra = change(files)
+    if not str(extra[0]).startswith("--"):
+        arguments["result"], extra = extra[0], extra[1:]
+    for option, value in zip(extra[::2], extra[1::2]):
+        arguments[option] = value
+    done = extrados("export", *[item for key, value in arguments.items()
+                                for item in ((value,) if key == "result" else (key, value))])
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -5,15 +5,17 @@ into glTF's y-up one ((x, y, z) -> (x, z, -y); Rhino and three.js turn it back).
 block's faces triangulated (fans: the faces of a block are convex) with vertices relative to its centre of
 mass as drawn, and the node's matrix carries the pose [A(q) | x]: glTF stores vertices as float32
 (about 6e-8 of a block's size) but node matrices as JSON numbers, so a posed vertex keeps the pose exactly
-and the shape to float32. Optionally each block is coloured by a scalar of the result (``p`` or ``q``,
+and the shape to float32. A block's entity (seed 002 sec. 2.1) is its node's extras, ``{"entity": {...}}``.
+Optionally each block is coloured, as vertex colours (COLOR_0), by a scalar of the result (``p`` or ``q``;
 seed 002 fig. 3 colours its blocks by von Mises stress) through the viridis colour map over the blocks'
-range, as vertex colours (COLOR_0).
+range, or by an entity level (``wall``, ``course``, ``type``, ...: engine.post.entities), a colour per name.
 """
 import numpy as np
 import trimesh
 from matplotlib import colormaps
 
 from extrados.engine.errors import ModelError
+from extrados.engine.post.entities import NO_ENTITY, entity_codes
 from extrados.engine.post.poses import check_same_blocks, drawn_vertices, frame_pose, quaternion_rotation, shown_frame
 
 ROOT_NODE = "extrados"
@@ -22,6 +24,8 @@ Z_UP_TO_Y_UP = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, -1.0,
 #: The result's block scalars a glTF may be coloured by (engine.result.BlockResults).
 COLOUR_SCALARS = ("p", "q")
 COLOUR_MAP = "viridis"
+#: The colours of an entity level's names, in turn (20 distinct colours, then again).
+CATEGORY_MAP = "tab20"
 #: RGBA (0-255) of a block whose scalar is not finite.
 NO_VALUE_COLOUR = (160, 160, 160, 255)
 
@@ -52,38 +56,60 @@ def scalar_colours(values):
     return colours
 
 
-def block_colours(result, colour_by):
-    """(n_blocks, 4) uint8 RGBA per block of the result's scalar ``colour_by``, or None when None."""
+def category_colours(codes):
+    """(n, 4) uint8 RGBA of entity ``codes`` (n,): CATEGORY_MAP's colours in turn, NO_VALUE_COLOUR for NO_ENTITY."""
+    colours = colormaps[CATEGORY_MAP](codes % colormaps[CATEGORY_MAP].N, bytes=True)
+    colours[codes == NO_ENTITY] = NO_VALUE_COLOUR
+    return colours
+
+
+def block_colours(entities, result, colour_by):
+    """(n_blocks, 4) uint8 RGBA per block of the result's scalar or the entity level ``colour_by`` (None: None).
+
+    Parameters
+    ----------
+    entities : sequence of dict or None
+        The blocks' entities, model order.
+    result : Result or None
+    colour_by : str or None
+    """
     if colour_by is None:
         return None
+    coded = entity_codes(entities)
+    if colour_by in coded:
+        return category_colours(coded[colour_by][0])
     if colour_by not in COLOUR_SCALARS:
-        raise ModelError(f"{colour_by!r} is not a block scalar to colour by; give one of {', '.join(COLOUR_SCALARS)}",
-                         path="--colour-by")
+        raise ModelError(f"{colour_by!r} is not a block scalar or an entity level the blocks have; give one of "
+                         f"{', '.join((*COLOUR_SCALARS, *coded))}", path="--colour-by")
     if result is None:
-        raise ModelError("colouring by a result's scalar needs the result", path="--colour-by")
+        raise ModelError(f"colouring by {colour_by} needs the result", path="--colour-by")
     return scalar_colours(getattr(result.blocks, colour_by))
 
 
-def block_scene(model, poses, colours=None):
-    """trimesh Scene of the blocks, one node per block (named by its id) under the root node.
+def block_scene(model, poses, entities, colours=None):
+    """trimesh Scene of the blocks, one node per block (named by its id, its entity in its extras) under the
+    root node.
 
     Parameters
     ----------
     model : Model
     poses : (n_blocks, 4, 4) float64
         Each block's transform from its drawn centre of mass (`pose_matrices`).
+    entities : sequence of dict or None
+        Each block's entity.
     colours : (n_blocks, 4) uint8, optional
         RGBA per block.
     """
     scene = trimesh.Scene()
     scene.graph.update(frame_to=ROOT_NODE, frame_from=scene.graph.base_frame, matrix=Z_UP_TO_Y_UP)
     blocks = model.to_dict()["blocks"]
-    for i, (block, vertices, centre) in enumerate(zip(blocks, drawn_vertices(model), model.geometry.centre)):
+    for i, (block, vertices, centre, entity) in enumerate(zip(blocks, drawn_vertices(model), model.geometry.centre,
+                                                              entities)):
         mesh = trimesh.Trimesh(vertices - centre, fan_triangles(block["faces"]), process=False)
         if colours is not None:
             mesh.visual.vertex_colors = np.tile(colours[i], (len(vertices), 1))
         scene.add_geometry(mesh, node_name=block["id"], geom_name=block["id"], parent_node_name=ROOT_NODE,
-                           transform=poses[i])
+                           transform=poses[i], metadata=None if entity is None else {"entity": entity})
     return scene
 
 
@@ -95,11 +121,13 @@ def write_gltf(model, path, result=None, frame=None, colour_by=None):
     model : Model
     path : str or os.PathLike
     result : Result, optional
-        Pose the blocks as the result leaves them; without it they are at rest (as drawn).
+        Pose the blocks as the result leaves them, with the entities it echoes; without it the blocks are at
+        rest (as drawn) with the model's entities.
     frame : int, optional
         A dynamic result's output frame (negative counts from the end); default its last.
     colour_by : str, optional
-        A block scalar of the result to colour the blocks by (COLOUR_SCALARS).
+        A block scalar of the result (COLOUR_SCALARS) or an entity level (engine.post.entities.ENTITY_LEVELS)
+        to colour the blocks by.
 
     Raises
     ------
@@ -111,7 +139,9 @@ def write_gltf(model, path, result=None, frame=None, colour_by=None):
             raise ModelError("a frame is a dynamic result's: give the result", path="--frame")
         centres = model.geometry.centre
         poses = pose_matrices(centres, np.tile([1.0, 0.0, 0.0, 0.0], (len(centres), 1)))
+        entities = [block.get("entity") for block in model.to_dict()["blocks"]]
     else:
         check_same_blocks(model, result)
         poses = pose_matrices(*frame_pose(result, shown_frame(result, frame)))
-    block_scene(model, poses, block_colours(result, colour_by)).export(path, file_type="glb")
+        entities = result.blocks.entity
+    block_scene(model, poses, entities, block_colours(entities, result, colour_by)).export(path, file_type="glb")

@@ -13,23 +13,29 @@ one frame, at t = 0):
   for the frames whose contact forces the result holds: a static result's, and a dynamic result's last
   (the forces of its last step, engine.result). Earlier frames have none to write, and meshio cannot read
   an empty .vtu back, so those frames have no contacts file.
+- ``entities.json``, when blocks have entities (seed 002 sec. 2.1): {"no_entity": NO_ENTITY, "levels":
+  {level: [names]}}, the names that the cell data ``entity_<level>`` codes (engine.post.entities), so that
+  ParaView colours by wall, course or type and the legend can be read by name.
 - ``result.pvd``: the VTK collection of every file with its frame's time, part 0 the blocks and part 1 the
   contacts (ParaView: File > Open, the time series plays with the Time controls).
 
 A dynamic result's stresses are those of its last step (engine.post.stress, seed 001 eq. 55): earlier frames
 carry the stress fields as nan, so that every frame has the same fields. Units SI (m, m/s, rad, rad/s, N, Pa).
 """
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import meshio
 import numpy as np
 
+from extrados.engine.post.entities import NO_ENTITY, entity_codes
 from extrados.engine.post.poses import check_same_blocks, frame_pose, posed_vertices, quaternion_rotation
 
 BLOCK_FILE = "blocks_{:04d}.vtu"
 CONTACT_FILE = "contacts_{:04d}.vtu"
 COLLECTION_FILE = "result.pvd"
+ENTITY_FILE = "entities.json"
 #: The pvd's part of each dataset.
 BLOCK_PART, CONTACT_PART = 0, 1
 #: The cell data holding each block's stress; nan on the frames of a dynamic run before its last.
@@ -81,7 +87,8 @@ def block_cell_data(model, result, k):
     (seed 001 eq. 24, 35, 55; tension positive, Pa): ``stress`` (9 components, row-major: stress[i][k],
     force component i times arm component k), ``principal_stress`` (3, ascending: the most compressive
     first), ``principal_direction_1..3`` (unit, of each principal value), ``p`` = -tr / 3 and ``q`` =
-    sqrt(3/2 s : s), nan on a dynamic frame before the last (module docstring).
+    sqrt(3/2 s : s), nan on a dynamic frame before the last (module docstring); ``entity_<level>`` (int64)
+    for each entity level some block names (engine.post.entities.entity_codes).
     """
     blocks = result.blocks
     position, orientation = frame_pose(result, k)
@@ -92,7 +99,8 @@ def block_cell_data(model, result, k):
             "velocity": velocity[:, :3], "angular_velocity": velocity[:, 3:],
             "stress": blocks.stress.reshape(-1, 9), "principal_stress": blocks.principal_values,
             **{f"principal_direction_{n + 1}": blocks.principal_directions[:, n] for n in range(3)},
-            "p": blocks.p, "q": blocks.q}
+            "p": blocks.p, "q": blocks.q,
+            **{f"entity_{level}": codes for level, (codes, _) in entity_codes(blocks.entity).items()}}
     if k is not None and k != len(result.frames.t) - 1:
         data.update({name: np.full_like(data[name], np.nan) for name in STRESS_FIELDS})
     return data
@@ -122,6 +130,13 @@ def write_contacts(path, contacts):
     """Write the .vtu of the contact points (vertex cells) and their forces."""
     cells = [("vertex", np.arange(len(contacts.point), dtype=np.int64)[:, None])]
     meshio.Mesh(contacts.point, cells, point_data=contact_point_data(contacts)).write(path, file_format="vtu")
+
+
+def write_entity_names(path, entities):
+    """Write the names the ``entity_<level>`` codes index (module docstring); nothing when no block has an entity."""
+    levels = {level: names for level, (_, names) in entity_codes(entities).items()}
+    if levels:
+        Path(path).write_text(json.dumps({"no_entity": NO_ENTITY, "levels": levels}, indent=1), encoding="utf-8")
 
 
 def write_collection(path, datasets):
@@ -166,5 +181,6 @@ def write_vtk(model, result, folder):
         if n == len(frames) - 1 and len(result.contacts.point):
             write_contacts(folder / CONTACT_FILE.format(n), result.contacts)
             datasets.append((time, CONTACT_PART, CONTACT_FILE.format(n)))
+    write_entity_names(folder / ENTITY_FILE, result.blocks.entity)
     write_collection(folder / COLLECTION_FILE, datasets)
     return folder / COLLECTION_FILE
