@@ -1,6 +1,8 @@
 """Results out to ParaView (VTK through meshio, a .pvd time series) and to glTF (issue 19): read back with meshio,
 xml.etree and trimesh, and compared with the result's arrays and with the blocks posed independently (scipy)."""
+import dataclasses
 import json
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -16,6 +18,7 @@ from extrados import Model, ModelError, analyze, generators
 from extrados.engine.io import strict_json
 from extrados.engine.io.gltf_export import COLOUR_MAP, ROOT_NODE, Z_UP_TO_Y_UP, write_gltf
 from extrados.engine.io.result_file import read_result_file
+from extrados.engine.io.sidecar import sidecar_path, write_sidecar
 from extrados.engine.io.vtk_export import ENTITY_FILE, STRESS_FIELDS, write_vtk
 from extrados.engine.post.entities import NO_ENTITY
 
@@ -249,6 +252,25 @@ def files(rocking, tmp_path_factory):
     (folder / "model.json").write_text(model.to_json())
     (folder / "result.json").write_bytes(strict_json.dumps(result.to_dict()))
     return folder
+
+
+def test_frames_sent_to_the_sidecar_are_read_back_from_it_at_full_precision(rocking, tmp_path):
+    model, result = rocking
+    sent = dataclasses.replace(result, output={"frames": "npz", "histories": "npz"})
+    document = tmp_path / "result.json"
+    document.write_bytes(strict_json.dumps(sent.to_dict()))
+    assert json.loads(document.read_text())["frames"] == []
+    write_sidecar(sent, sidecar_path(document))
+    read = read_result_file(document)
+    i = model.block_ids.index("block")
+    for name in ("t", "position", "orientation"):
+        assert np.array_equal(getattr(read.frames, name), getattr(result.frames, name)), name
+    assert np.array_equal(read.frames.velocity[:, i], result.frames.velocity[:, i])
+    pvd = write_vtk(model, read, tmp_path / "vtk")
+    assert [t for t, part, _ in collection(pvd) if part == 0] == result.frames.t.tolist()
+    os.remove(sidecar_path(document))
+    with pytest.raises(ModelError, match="output: the result's frames are in its sidecar, which cannot be read"):
+        read_result_file(document)
 
 
 def extrados(*args):
