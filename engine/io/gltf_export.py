@@ -1,7 +1,8 @@
 """The blocks of a model, at rest or posed at a result's frame, as a binary glTF (.glb) for the web and Rhino.
 
 Each block is one node named by its id, child of a root node ``extrados`` that turns the engine's z-up world
-into glTF's y-up one ((x, y, z) -> (x, z, -y); Rhino and three.js turn it back). A node's mesh holds the
+into glTF's y-up one ((x, y, z) -> (x, z, -y): web viewers show it upright, and the importers of z-up
+programs such as Blender and Rhino turn it back). A node's mesh holds the
 block's faces triangulated (fans: the faces of a block are convex) with vertices relative to its centre of
 mass as drawn, and the node's matrix carries the pose [A(q) | x]: glTF stores vertices as float32
 (about 6e-8 of a block's size) but node matrices as JSON numbers, so a posed vertex keeps the pose exactly
@@ -26,7 +27,7 @@ COLOUR_SCALARS = ("p", "q")
 COLOUR_MAP = "viridis"
 #: The colours of an entity level's names, in turn (20 distinct colours, then again).
 CATEGORY_MAP = "tab20"
-#: RGBA (0-255) of a block whose scalar is not finite.
+#: RGBA (0-255) of a block whose scalar is not finite, or that has no name at the entity level coloured by.
 NO_VALUE_COLOUR = (160, 160, 160, 255)
 
 

@@ -6,9 +6,9 @@ one frame, at t = 0):
 - ``blocks_kkkk.vtu``: each block one VTK polyhedron cell (type 42, its faces listed) in its pose at the frame,
   with cell data per block (`block_cell_data`). Polyhedron cells rather than one polygon cell per face: one cell
   per block keeps the cell data per block (not repeated over its faces), so ParaView's Threshold, Cell Centers
-  and Integrate Variables act on blocks; ParaView has read polyhedra from .vtu since VTK 5.8, and meshio
-  writes them and reads them back (tests/test_exports.py), grouped by vertex count: the cell data
-  ``block_index`` says which block a cell is.
+  and Integrate Variables act on blocks. VTK's .vtu reader, ParaView's, reads polyhedron cells (their faces
+  array), and meshio writes them and reads them back (tests/test_exports.py), grouped by vertex count: the
+  cell data ``block_index`` says which block a cell is.
 - ``contacts_kkkk.vtu``: the contact points as vertex cells with point data for glyphs (`contact_point_data`),
   for the frames whose contact forces the result holds: a static result's, and a dynamic result's last
   (the forces of its last step, engine.result). Earlier frames have none to write, and meshio cannot read
@@ -17,7 +17,7 @@ one frame, at t = 0):
   {level: [names]}}, the names that the cell data ``entity_<level>`` codes (engine.post.entities), so that
   ParaView colours by wall, course or type and the legend can be read by name.
 - ``result.pvd``: the VTK collection of every file with its frame's time, part 0 the blocks and part 1 the
-  contacts (ParaView: File > Open, the time series plays with the Time controls).
+  contacts at the time they have (ParaView: File > Open, the time series plays with the Time controls).
 
 A dynamic result's stresses are those of its last step (engine.post.stress, seed 001 eq. 55): earlier frames
 carry the stress fields as nan, so that every frame has the same fields. Units SI (m, m/s, rad, rad/s, N, Pa).
