@@ -182,7 +182,8 @@ def test_a_model_at_rest_and_a_result_coloured_by_q(static_arch, tmp_path):
         node = model.block_ids[rank]
         colours = coloured.geometry[coloured.graph[node][1]].visual.vertex_colors
         assert (colours == viridis(end, bytes=True)).all()
-    with pytest.raises(ModelError, match="'w' is not a block scalar or an entity level the blocks have; give one of p, q$"):
+    with pytest.raises(ModelError, match="'w' is not a block scalar or an entity level the blocks have; give one of "
+                                         "p, q$"):
         write_gltf(model, tmp_path / "bad.glb", result, colour_by="w")
 
 

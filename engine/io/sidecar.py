@@ -73,7 +73,8 @@ def read_sidecar(result, file):
         with np.load(file) as arrays:
             arrays = dict(arrays)
     except (OSError, ValueError) as exc:
-        raise ModelError(f"the result's frames are in its sidecar, which cannot be read: {exc}", path="output") from None
+        raise ModelError(f"the result's frames are in its sidecar, which cannot be read: {exc}",
+                         path="output") from None
     if arrays.get("block_ids", np.zeros(0)).tolist() != list(result.blocks.ids):
         raise ModelError("the sidecar is not this result's: its blocks are not the result's", path="output")
     frames = unread_frames(result, len(arrays["t"]))
@@ -85,5 +86,6 @@ def read_sidecar(result, file):
     if "history_blocks" in arrays:
         index = {block_id: i for i, block_id in enumerate(result.blocks.ids)}
         movable = [index[block_id] for block_id in arrays["history_blocks"].tolist()]
-        frames.position[:, movable], frames.velocity[:, movable] = arrays["history_position"], arrays["history_velocity"]
+        frames.position[:, movable] = arrays["history_position"]
+        frames.velocity[:, movable] = arrays["history_velocity"]
     return dataclasses.replace(result, frames=dataclasses.replace(frames, t=arrays["t"]))
