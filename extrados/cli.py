@@ -1,4 +1,5 @@
-"""The `extrados` command: analyze a model file, run a batch and report on its table, print example models.
+"""The `extrados` command: analyze a model file, export a result for ParaView or glTF, run a batch and report on
+its table, print example models.
 
 Exit codes: 0 success, 2 bad input (message on stderr), 1 structure or solver trouble never;
 a structure that does not stand is a result, not an error.
@@ -63,6 +64,18 @@ def _parser():
                                        "collapse mechanism, hinges and loads")
     analyze.add_argument("--frame", type=int, help="dynamic, with --png: the output frame drawn (0 the first, "
                                                    "-1 the last, the default)")
+    export = sub.add_parser("export", help="write a result as VTK files for ParaView, or its blocks as a glTF (.glb)",
+                            description="Write a result document as VTK files (a .vtu of the blocks and one of the "
+                                        "contact forces per frame, and a .pvd time series to open in ParaView) or "
+                                        "its blocks, posed, as a binary glTF for the web and Rhino.")
+    export.add_argument("result", help="result JSON file (extrados analyze --out)")
+    export.add_argument("--model", required=True, help="the model JSON file the result is of")
+    export.add_argument("--format", required=True, choices=["vtk", "gltf"])
+    export.add_argument("--out", required=True, help="vtk: the folder of the files (created); gltf: the .glb file")
+    export.add_argument("--frame", type=int, help="gltf of a dynamic result: the output frame posed (0 the first, "
+                                                  "-1 the last, the default); vtk writes every frame")
+    export.add_argument("--colour-by", help="gltf: colour the blocks by a stress of the result's blocks (p or q) "
+                                              "or by an entity level they have (wall, course, type, ...)")
     example = sub.add_parser("example", help="print a generated example model", add_help=False,
                              description="Print a generated model; generator parameters as --name value "
                                          "(extrados example NAME --help lists them).")
@@ -283,6 +296,27 @@ def _run_analyze(args):
         print(f"picture written to {args.png}", file=sys.stderr if not args.out else sys.stdout)
 
 
+def _run_export(args):
+    from extrados.engine.io.gltf_export import write_gltf
+    from extrados.engine.io.result_file import read_result_file
+    from extrados.engine.io.vtk_export import write_vtk
+
+    if args.format == "vtk":
+        for option, value in (("--frame", args.frame), ("--colour-by", args.colour_by)):
+            if value is not None:
+                raise ModelError("applies to --format gltf only: vtk writes every frame with every field", path=option)
+    else:
+        _check_output_path("--out", args.out)
+    result = read_result_file(args.result)
+    model = _read_model(args.model)
+    if args.format == "vtk":
+        collection = write_vtk(model, result, args.out)
+        print(f"{len(result.blocks.ids)} blocks written to {args.out}; open {collection} in ParaView")
+    else:
+        write_gltf(model, args.out, result, frame=args.frame, colour_by=args.colour_by)
+        print(f"{len(result.blocks.ids)} blocks written to {args.out}")
+
+
 def _run_batch(args):
     from extrados.batch import run
 
@@ -361,7 +395,7 @@ def _run_example(args, extra):
 
 
 #: The commands that take no arguments beyond their own.
-COMMANDS = {"analyze": _run_analyze, "batch": _run_batch, "report": _run_report}
+COMMANDS = {"analyze": _run_analyze, "export": _run_export, "batch": _run_batch, "report": _run_report}
 
 
 def main(argv=None):

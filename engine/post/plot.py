@@ -20,8 +20,8 @@ from matplotlib.patches import Polygon  # noqa: E402
 from mpl_toolkits.axes_grid1.anchored_artists import AnchoredSizeBar  # noqa: E402
 from scipy.spatial import ConvexHull  # noqa: E402
 
-from extrados.engine.errors import ModelError  # noqa: E402
-from extrados.engine.post.poses import drawn_vertices, frame_vertices, mechanism_vertices, motion_axes  # noqa: E402
+from extrados.engine.post.poses import (  # noqa: E402
+    drawn_vertices, frame_vertices, mechanism_vertices, motion_axes, shown_frame)
 
 BLOCK_COLOUR = "#e9dcc4"
 SUPPORT_COLOUR = "#bfbfbf"
@@ -36,27 +36,6 @@ def projection_axes(vertices, support):
     extent = np.ptp(np.concatenate([v for v, fixed in zip(vertices, support) if not fixed]), axis=0)
     thin = int(np.argmin(extent))
     return [k for k in range(3) if k != thin]
-
-
-def shown_frame(result, frame):
-    """The index of the frame a dynamic picture shows (the last unless ``frame`` names one), or None for
-    another analysis.
-
-    Raises
-    ------
-    ModelError
-        At ``--frame`` when the result has no such frame, or is not dynamic.
-    """
-    if result.frames is None:
-        if frame is not None:
-            raise ModelError("a frame can be drawn of a dynamic result only", path="--frame")
-        return None
-    n_frames = len(result.frames.t)
-    if frame is None:
-        return n_frames - 1
-    if not -n_frames <= frame < n_frames:
-        raise ModelError(f"the result has frames 0 to {n_frames - 1}", path="--frame")
-    return frame % n_frames
 
 
 def collapse_mechanism(result):

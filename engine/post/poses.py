@@ -6,6 +6,8 @@ per block in model order, the blocks' drawn vertices moved as rigid bodies.
 import numpy as np
 from scipy.spatial.transform import Rotation
 
+from extrados.engine.errors import ModelError
+
 #: A mechanism (its velocities normalised to a largest point speed of 1) is drawn moved by this
 #: fraction of the model's largest extent: visible, and small enough to read as the first motion.
 MECHANISM_AMPLITUDE = 0.03
@@ -26,8 +28,32 @@ def rigid_moved(vertices, centre_from, centre_to, rotation):
 
 
 def quaternion_rotation(q):
-    """scipy Rotation of a unit quaternion [w, x, y, z] (the engine's order; scipy's is [x, y, z, w])."""
-    return Rotation.from_quat(np.roll(np.asarray(q, float), -1))
+    """scipy Rotation of unit quaternions [w, x, y, z], (4,) or (n, 4) (the engine's order; scipy's is
+    [x, y, z, w])."""
+    return Rotation.from_quat(np.asarray(q, float)[..., [1, 2, 3, 0]])
+
+
+def posed_vertices(model, position, orientation):
+    """The blocks' drawn vertices moved from the model's initial pose to the pose (``position``, ``orientation``).
+
+    The initial pose is the drawn one: centres of mass where the vertices put them, the identity orientation
+    (engine.state.State.initial), so a block at centre x turned by A(q) has vertices x + A(q) (v - x_0).
+
+    Parameters
+    ----------
+    model : Model
+    position : (n_blocks, 3) float64
+        m, centres of mass.
+    orientation : (n_blocks, 4) float64
+        Unit quaternions [w, x, y, z].
+
+    Returns
+    -------
+    list of (n_vertices, 3) float64, m, one per block in model order
+    """
+    rotations = quaternion_rotation(orientation).as_matrix()
+    return [rigid_moved(vertices, centre0, centre, rotation) for vertices, centre0, centre, rotation
+            in zip(drawn_vertices(model), model.geometry.centre, position, rotations)]
 
 
 def frame_vertices(model, frames, k):
@@ -48,6 +74,69 @@ def frame_vertices(model, frames, k):
         turn = quaternion_rotation(frames.orientation[k, i]) * quaternion_rotation(frames.orientation[0, i]).inv()
         moved.append(rigid_moved(vertices, frames.position[0, i], frames.position[k, i], turn.as_matrix()))
     return moved
+
+
+def shown_frame(result, frame):
+    """The index of the frame of a dynamic result that a picture or an export shows (the last unless
+    ``frame`` names one; negative counts from the end), or None for another analysis.
+
+    Raises
+    ------
+    ModelError
+        At ``--frame`` when the result has no such frame, or is not dynamic.
+    """
+    if result.frames is None:
+        if frame is not None:
+            raise ModelError("a frame can be drawn of a dynamic result only", path="--frame")
+        return None
+    n_frames = len(result.frames.t)
+    if frame is None:
+        return n_frames - 1
+    if not -n_frames <= frame < n_frames:
+        raise ModelError(f"the result has frames 0 to {n_frames - 1}", path="--frame")
+    return frame % n_frames
+
+
+def frame_pose(result, k):
+    """(position (n_blocks, 3) m, orientation (n_blocks, 4) [w, x, y, z]) of output frame ``k`` of a dynamic
+    result (`shown_frame`), or of the blocks' final pose when ``k`` is None.
+
+    Raises
+    ------
+    ModelError
+        At ``frames`` when the frames carry no orientations: the request sent them to the npz sidecar or
+        nowhere ("output"), and the document holds the histories' positions alone.
+    """
+    if k is None:
+        return result.blocks.position, result.blocks.orientation
+    position, orientation = result.frames.position[k], result.frames.orientation[k]
+    if not (np.isfinite(position).all() and np.isfinite(orientation).all()):
+        raise ModelError(f"frame {k} has no pose of every block: the result's frames went to "
+                         f"{(result.output or {}).get('frames', 'json')!r}, not to its document", path="frames")
+    return position, orientation
+
+
+def check_same_blocks(model, result):
+    """Refuse a model that is not the result's: the blocks, their order and their supports must be the same.
+
+    Raises
+    ------
+    ModelError
+        At ``blocks[i]``, the first block that differs, or at ``blocks`` when their numbers differ.
+    """
+    model_ids, result_ids = list(model.block_ids), list(result.blocks.ids)
+    if len(model_ids) != len(result_ids):
+        raise ModelError(f"the model has {len(model_ids)} blocks, the result {len(result_ids)}: it is not the "
+                         "result's model", path="blocks")
+    support = model.mechanics.is_support
+    for i, (model_id, result_id) in enumerate(zip(model_ids, result_ids)):
+        if model_id != result_id:
+            raise ModelError(f"the model's block {model_id!r} is {result_id!r} in the result: it is not the "
+                             "result's model", path=f"blocks[{i}]")
+        if support[i] != result.blocks.support[i]:
+            raise ModelError(f"block {model_id!r} is {'' if support[i] else 'not '}a support in the model but "
+                             f"{'' if result.blocks.support[i] else 'not '}in the result: it is not the result's "
+                             "model", path=f"blocks[{i}]")
 
 
 def mechanism_vertices(model, centres, mechanism):
