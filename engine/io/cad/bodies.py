@@ -1,0 +1,142 @@
+"""A closed body read from a CAD or mesh file, checked and turned into a block of the model document.
+
+A block of the engine is a closed convex polyhedron (engine.geometry.polyhedron). A body is one
+when its surface is closed and it fills its convex hull: the hull's surface keeps to the body's and
+its volume is the hull's. A body that is not is refused with the reason, or, when the user asks,
+replaced by its hull (seed 002 sec. 4.1, "blocky simplification") with the deviation reported.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from extrados.engine.errors import ModelError
+from extrados.engine.geometry.hull_faces import convex_hull
+from extrados.engine.geometry.polyhedron import GeometryError, block_volume, check_closed
+from extrados.engine.geometry.surface_distance import distance_to_surface, surface_samples
+from extrados.engine.tolerance import TOL
+
+#: The user strings of a CAD object that become the fields of its block's entity (seed 002 sec. 2.1).
+ENTITY_FIELDS = ("building", "wall", "leaf", "course", "stone", "type")
+
+
+class Body(NamedTuple):
+    """One closed surface of a file, in metres and z up (the readers convert)."""
+
+    name: str              # the object's or node's name in the file ('' when it has none)
+    vertices: np.ndarray   # (n, 3) float64, m
+    faces: list            # polygons of vertex indices, wound alike (all outward or all inward)
+    layer: str = ""        # full layer path ('Wall::Supports'), '' when the format has none
+    user_strings: dict = {}  # the object's user strings (key -> text)
+
+
+class BlockReport(NamedTuple):
+    """What the import did to one body."""
+
+    id: str                # the block's id in the model document
+    name: str              # the body's name in the file
+    volume: float          # m^3, of the block
+    hull_distance: float   # m, largest distance of the block's surface from the body's (0: the body was convex)
+    volume_change: float   # (hull volume - body volume) / hull volume: the part of the block the body left empty
+    changes: tuple         # what was changed, in words ('renamed from ...', 'replaced by its convex hull ...')
+
+
+def hull_deviation(vertices, faces, hull):
+    """How far a closed body is from its convex hull.
+
+    Parameters
+    ----------
+    vertices : (n, 3) float64, m
+    faces : list of planar polygons, wound alike
+    hull : HullPolygons of the vertices
+
+    Returns
+    -------
+    distance : float
+        m, the largest distance of the hull's surface from the body's, over the hull's corners,
+        side midpoints, face centroids and the points halfway between (engine.geometry.surface_distance):
+        the one-sided Hausdorff distance where the farthest point is among them, as for an L prism
+        (a square of side a less a corner square of side b): the centre line of the hull face across
+        the corner lies (a - b) / 2 from the L's two inner faces.
+    body_volume : float
+        m^3, |sum of the signed tetrahedra of the faces| (divergence theorem; any winding, if alike).
+    """
+    samples = surface_samples(hull.vertices, hull.faces)
+    return float(distance_to_surface(samples, vertices, faces).max()), abs(block_volume(vertices, faces))
+
+
+def check_finite(name, vertices, file):
+    """ModelError naming a body's first vertex that is not a finite number (NaN, inf)."""
+    if not np.isfinite(vertices).all():
+        row = int(np.argwhere(~np.isfinite(vertices))[0][0])
+        raise ModelError(f"body '{name}': vertex {row} is not a finite number", path=file)
+
+
+def format_length(metres):
+    """A length for a message, in mm: '18 mm', '0.0012 mm'."""
+    return f"{metres * 1e3:.3g} mm"
+
+
+def body_block(body, block_id, file, hull=False, support=False):
+    """The model-document block of a body, and what was done to it.
+
+    Parameters
+    ----------
+    body : Body
+    block_id : str
+    file : str
+        The file, for messages.
+    hull : bool
+        Replace a non-convex body by its convex hull instead of refusing it.
+    support : bool
+
+    Returns
+    -------
+    block : dict
+        ``id``, ``vertices`` (m), ``faces`` (polygons merged from coplanar triangles), ``support``
+        when true, ``entity`` when the body has a layer or entity user strings.
+    report : BlockReport
+
+    Raises
+    ------
+    ModelError
+        An open or non-manifold surface, a non-finite coordinate, no volume, or (without ``hull``)
+        a non-convex body; the message names the file and the body.
+    """
+    label = f"body '{body.name or block_id}'"
+
+    def refuse(reason):
+        return ModelError(f"{label}: {reason}", path=file, block=block_id)
+
+    check_finite(body.name or block_id, body.vertices, file)
+    try:
+        check_closed(body.faces, len(body.vertices))
+        shape = convex_hull(body.vertices)
+    except GeometryError as exc:
+        raise refuse(str(exc)) from None
+    distance, body_volume = hull_deviation(body.vertices, body.faces, shape)
+    size = float(np.ptp(body.vertices, axis=0).max())
+    volume_change = (shape.volume - body_volume) / shape.volume
+    convex = distance <= TOL.convexity_relative * size and volume_change <= TOL.hull_volume_relative
+    changes = []
+    if not convex:
+        deviation = f"{format_length(distance)} from its hull (volume {100 * volume_change:.3g} % below)"
+        if not hull:
+            raise refuse(f"not convex, {deviation}; ask for its convex hull (hull=True, --hull) to use it")
+        changes.append(f"replaced by its convex hull: the body lies up to {deviation}")
+    block = {"id": block_id, "vertices": shape.vertices.tolist(), "faces": shape.faces}
+    if support:
+        block["support"] = True
+    entity = body_entity(body)
+    if entity:
+        block["entity"] = entity
+    report = BlockReport(block_id, body.name, shape.volume, 0.0 if convex else distance,
+                         0.0 if convex else volume_change, tuple(changes))
+    return block, report
+
+
+def body_entity(body):
+    """The entity of a body (seed 002 sec. 2.1): its entity user strings, and its layer as attributes.layer."""
+    entity = {key: body.user_strings[key] for key in ENTITY_FIELDS if body.user_strings.get(key)}
+    if body.layer:
+        entity["attributes"] = {"layer": body.layer}
+    return entity
