@@ -18,14 +18,13 @@ class Tolerance:
     parallel_cosine: float = 1.0 - 1e-6
     #: A face is non-planar / a block non-convex when a vertex is off a plane by more than this times block size.
     convexity_relative: float = 1e-6
-    #: Triangles of an imported mesh or of a convex hull (engine.geometry.hull_faces) are one polygon
-    #: face when their planes are parallel (parallel_cosine) and their offsets differ by less than this
-    #: times the block size: a quarter of convexity_relative, so the polygon passes the planarity check.
-    #: float32 files (STL, glTF) round a coordinate to 6e-8 of its size: merged for blocks near the origin.
-    coplanar_relative: float = 2.5e-7
-    #: An imported closed mesh is convex when its hull's surface keeps within convexity_relative times
-    #: its size of its own and its volume is within this fraction of its hull's: a vertex
-    #: convexity_relative off a face moves the volume by about that fraction, the rest is a hollow.
+    #: A block given by points (engine.geometry.hull): hull triangles whose corners lie within this
+    #: times the points' size of one plane are one face. A tenth of convexity_relative, so that a
+    #: merged face is planar to the check of engine.geometry.polyhedron whatever plane it fits.
+    hull_coplanar_relative: float = 1e-7
+    #: An imported closed mesh (engine.io.cad.bodies) is convex when its hull's surface keeps within
+    #: convexity_relative times its size of its own and its volume is within this fraction of its
+    #: hull's: a vertex convexity_relative off a face moves the volume by about that fraction.
     hull_volume_relative: float = 1e-5
     #: SAT prefers a face axis over an edge axis unless the edge separates by more than this (m).
     sat_face_bias: float = 1e-6

@@ -177,6 +177,20 @@ def test_rhino_breps_and_extrusions_on_layers_become_blocks_with_entities(rhino_
         [box_volume(STACK[name]) for name in ("ground", "A", "B")], rel=1e-12)
 
 
+def test_a_rhino_stack_stands_and_its_result_gives_the_entities_back(rhino_file):
+    doc = Model.from_file(rhino_file).to_dict()
+    doc["settings"] = STRICT_STATICS
+    model = Model.from_dict(doc)
+    result = analyze(model, {"type": "static"})
+    assert result.stable
+    weight = model.mechanics.mass[~model.mechanics.is_support].sum() * np.linalg.norm(model.gravity)
+    assert result.reactions.force.sum(axis=0)[2] == pytest.approx(weight, rel=WEIGHT_RELATIVE)
+    assert [block["entity"] for block in result.to_dict()["blocks"]] == [
+        {"attributes": {"layer": "Site::Supports"}},
+        {"course": "1", "type": "stretcher", "stone": "A", "attributes": {"layer": "Tower::Wall N"}},
+        {"course": "2", "type": "header", "attributes": {"layer": "Tower::Wall N"}}]
+
+
 def test_a_rhino_mesh_is_a_block_and_a_curved_brep_without_meshes_is_refused(tmp_path):
     model = rhino3dm.File3dm()
     box = box_mesh(STACK["A"])

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from extrados.engine.errors import ModelError
-from extrados.engine.geometry.hull_faces import convex_hull
+from extrados.engine.geometry.hull import hull_block
 from extrados.engine.geometry.polyhedron import GeometryError, block_volume, check_closed
 from extrados.engine.geometry.surface_distance import distance_to_surface, surface_samples
 from extrados.engine.tolerance import TOL
@@ -40,14 +40,15 @@ class BlockReport(NamedTuple):
     changes: tuple         # what was changed, in words ('renamed from ...', 'replaced by its convex hull ...')
 
 
-def hull_deviation(vertices, faces, hull):
+def hull_deviation(vertices, faces, hull_vertices, hull_faces):
     """How far a closed body is from its convex hull.
 
     Parameters
     ----------
     vertices : (n, 3) float64, m
     faces : list of planar polygons, wound alike
-    hull : HullPolygons of the vertices
+    hull_vertices : (m, 3) float64, m
+    hull_faces : list of convex polygons of the hull (engine.geometry.hull.hull_block)
 
     Returns
     -------
@@ -60,7 +61,7 @@ def hull_deviation(vertices, faces, hull):
     body_volume : float
         m^3, |sum of the signed tetrahedra of the faces| (divergence theorem; any winding, if alike).
     """
-    samples = surface_samples(hull.vertices, hull.faces)
+    samples = surface_samples(hull_vertices, hull_faces)
     return float(distance_to_surface(samples, vertices, faces).max()), abs(block_volume(vertices, faces))
 
 
@@ -110,12 +111,13 @@ def body_block(body, block_id, file, hull=False, support=False):
     check_finite(body.name or block_id, body.vertices, file)
     try:
         check_closed(body.faces, len(body.vertices))
-        shape = convex_hull(body.vertices)
+        vertices, faces = hull_block(body.vertices)
     except GeometryError as exc:
         raise refuse(str(exc)) from None
-    distance, body_volume = hull_deviation(body.vertices, body.faces, shape)
+    volume = block_volume(vertices, faces)
+    distance, body_volume = hull_deviation(body.vertices, body.faces, vertices, faces)
     size = float(np.ptp(body.vertices, axis=0).max())
-    volume_change = (shape.volume - body_volume) / shape.volume
+    volume_change = (volume - body_volume) / volume
     convex = distance <= TOL.convexity_relative * size and volume_change <= TOL.hull_volume_relative
     changes = []
     if not convex:
@@ -123,13 +125,13 @@ def body_block(body, block_id, file, hull=False, support=False):
         if not hull:
             raise refuse(f"not convex, {deviation}; ask for its convex hull (hull=True, --hull) to use it")
         changes.append(f"replaced by its convex hull: the body lies up to {deviation}")
-    block = {"id": block_id, "vertices": shape.vertices.tolist(), "faces": shape.faces}
+    block = {"id": block_id, "vertices": vertices.tolist(), "faces": faces}
     if support:
         block["support"] = True
     entity = body_entity(body)
     if entity:
         block["entity"] = entity
-    report = BlockReport(block_id, body.name, shape.volume, 0.0 if convex else distance,
+    report = BlockReport(block_id, body.name, volume, 0.0 if convex else distance,
                          0.0 if convex else volume_change, tuple(changes))
     return block, report
 
