@@ -54,7 +54,7 @@ def sorted_corners(block):
 
 @pytest.fixture(scope="module")
 def stack_files(tmp_path_factory):
-    """The stack written by trimesh in each of its formats; the GLB turned y up as glTF says."""
+    """The stack written by trimesh in each of its formats; the glTF ones turned y up as glTF says."""
     folder = tmp_path_factory.mktemp("stack")
     files = {}
     for suffix in ("obj", "stl", "ply"):
@@ -62,12 +62,13 @@ def stack_files(tmp_path_factory):
         stack_scene().export(files[suffix])
     y_up = stack_scene()
     y_up.apply_transform(trimesh.transformations.rotation_matrix(-math.pi / 2, (1, 0, 0)))
-    files["glb"] = folder / "stack.glb"
-    y_up.export(files["glb"])
+    for suffix in ("glb", "gltf"):
+        files[suffix] = folder / f"stack.{suffix}"
+        y_up.export(files[suffix])
     return files
 
 
-@pytest.mark.parametrize("suffix", ["obj", "glb"])
+@pytest.mark.parametrize("suffix", ["obj", "glb", "gltf"])
 def test_a_named_stack_stands_and_its_reactions_carry_its_weight(stack_files, suffix):
     model = Model.from_file(stack_files[suffix])
     blocks = {block["id"]: block for block in model.to_dict()["blocks"]}
