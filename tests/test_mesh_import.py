@@ -230,6 +230,13 @@ def l_prism():
     return trimesh.Trimesh(vertices, bottom + top + sides, process=False)
 
 
+def flipped_box():
+    box = box_mesh(STACK["A"])
+    faces = box.faces.copy()
+    faces[0] = faces[0][::-1]
+    return trimesh.Trimesh(box.vertices, faces, process=False)
+
+
 def open_box():
     box = box_mesh(STACK["A"])
     return trimesh.Trimesh(box.vertices, box.faces[2:], process=False)   # two triangles of a face gone
@@ -238,7 +245,7 @@ def open_box():
 @pytest.fixture()
 def refused_files(tmp_path):
     files = {}
-    for name, mesh in (("V7", l_prism()), ("V12", open_box())):
+    for name, mesh in (("V7", l_prism()), ("V12", open_box()), ("F3", flipped_box())):
         scene = stack_scene()
         scene.add_geometry(mesh, node_name=name, geom_name=name)
         files[name] = tmp_path / f"{name}.obj"
@@ -252,6 +259,8 @@ def test_an_open_and_a_non_convex_body_are_refused_by_name(refused_files):
         Model.from_file(refused_files["V12"])
     with pytest.raises(ModelError, match=r"body 'V7': not convex, 150 mm from its hull \(volume 14.3 % below\)"):
         Model.from_file(refused_files["V7"])
+    with pytest.raises(ModelError, match=r"body 'F3': faces are not wound alike \(edge \d+-\d+ runs the same way"):
+        Model.from_file(refused_files["F3"], hull=True)
 
 
 def test_the_cli_refuses_them_with_exit_2(refused_files, tmp_path, capsys):
@@ -276,7 +285,7 @@ def test_with_hull_the_l_becomes_its_hull_and_the_deviation_is_the_closed_form(r
     assert main(["import", str(refused_files["V7"]), "--out", str(tmp_path / "model.json"), "--hull"]) == 0
     printed = capsys.readouterr().out
     assert "V7: 0.126 m^3; replaced by its convex hull: the body lies up to 150 mm from its hull" in printed
-    assert Model.from_json(str(tmp_path / "model.json")).block_ids == model.block_ids
+    assert Model.from_file(tmp_path / "model.json").block_ids == model.block_ids
 
 
 def write(path, data):

@@ -11,7 +11,7 @@ import numpy as np
 
 from extrados.engine.errors import ModelError
 from extrados.engine.geometry.hull import hull_block
-from extrados.engine.geometry.polyhedron import GeometryError, block_volume, check_closed
+from extrados.engine.geometry.polyhedron import GeometryError, block_volume, check_closed, face_loops
 from extrados.engine.geometry.surface_distance import distance_to_surface, surface_samples
 from extrados.engine.tolerance import TOL
 
@@ -26,7 +26,7 @@ class Body(NamedTuple):
     vertices: np.ndarray   # (n, 3) float64, m
     faces: list            # polygons of vertex indices, wound alike (all outward or all inward)
     layer: str = ""        # full layer path ('Wall::Supports'), '' when the format has none
-    user_strings: dict = {}  # the object's user strings (key -> text)
+    user_strings: tuple = ()  # the object's user strings, (key, text) pairs
 
 
 class BlockReport(NamedTuple):
@@ -63,6 +63,17 @@ def hull_deviation(vertices, faces, hull_vertices, hull_faces):
     """
     samples = surface_samples(hull_vertices, hull_faces)
     return float(distance_to_surface(samples, vertices, faces).max()), abs(block_volume(vertices, faces))
+
+
+def check_wound_alike(faces, n_vertices):
+    """Raise GeometryError unless the faces of a closed surface are wound alike: each edge runs one
+    way in one face and the other way in the other, without which its volume cannot be measured."""
+    loops = face_loops(faces)
+    keys, count = np.unique(loops.corner * n_vertices + loops.following, return_counts=True)
+    if (count > 1).any():
+        start, end = divmod(int(keys[np.argmax(count > 1)]), n_vertices)
+        raise GeometryError(f"faces are not wound alike (edge {start}-{end} runs the same way in two faces); "
+                            f"turn them all outward")
 
 
 def check_finite(name, vertices, file):
@@ -111,6 +122,7 @@ def body_block(body, block_id, file, hull=False, support=False):
     check_finite(body.name or block_id, body.vertices, file)
     try:
         check_closed(body.faces, len(body.vertices))
+        check_wound_alike(body.faces, len(body.vertices))
         vertices, faces = hull_block(body.vertices)
     except GeometryError as exc:
         raise refuse(str(exc)) from None
@@ -138,7 +150,8 @@ def body_block(body, block_id, file, hull=False, support=False):
 
 def body_entity(body):
     """The entity of a body (seed 002 sec. 2.1): its entity user strings, and its layer as attributes.layer."""
-    entity = {key: body.user_strings[key] for key in ENTITY_FIELDS if body.user_strings.get(key)}
+    strings = dict(body.user_strings)
+    entity = {key: strings[key] for key in ENTITY_FIELDS if strings.get(key)}
     if body.layer:
         entity["attributes"] = {"layer": body.layer}
     return entity

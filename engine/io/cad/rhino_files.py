@@ -131,5 +131,5 @@ def rhino_bodies(path, to_metres, to_z_up):
                              f"or save the file from Rhino, which stores render meshes)", path=str(path))
         vertices, faces = surface
         bodies.append(Body(name, scale * vertices @ to_z_up.T, faces, layers.get(attributes.LayerIndex, ""),
-                           dict(attributes.GetUserStrings())))
+                           tuple(attributes.GetUserStrings())))
     return bodies
