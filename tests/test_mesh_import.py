@@ -103,6 +103,23 @@ def test_one_mesh_of_touching_boxes_splits_into_its_boxes(stack_files, suffix):
     np.testing.assert_allclose(got, expected, atol=FLOAT32_ROUND_OFF)
 
 
+@pytest.mark.parametrize("suffix", ["stl", "glb"])
+def test_a_float32_box_far_from_the_origin_keeps_its_six_faces(tmp_path, suffix):
+    """A tilted 0.4 x 0.3 x 0.25 m box 100 m from the origin: float32 rounds its corners by up to
+    4 um (6e-8 of 100 m), 1e-5 of its size, ten times the planarity check's tolerance. Its volume
+    stays within 1e-4: 4 um over its 0.59 m^2 of faces is 8e-5 of its 0.03 m^3."""
+    box = trimesh.creation.box((0.4, 0.3, 0.25))
+    box.apply_transform(trimesh.transformations.rotation_matrix(0.5, (1, 2, 3)))
+    box.apply_translation((100.0, 50.0, 10.0))
+    path = tmp_path / f"far.{suffix}"
+    trimesh.Scene({"far": box}).export(path)
+    model = Model.from_file(path, up="z")
+    block, = model.to_dict()["blocks"]
+    assert sorted(map(len, block["faces"])) == [4] * 6
+    assert model.import_report[0].changes == ()
+    assert model.import_report[0].volume == pytest.approx(0.4 * 0.3 * 0.25, rel=1e-4)
+
+
 def test_millimetres_give_the_metre_model(tmp_path):
     metres, millimetres = tmp_path / "m.obj", tmp_path / "mm.obj"
     stack_scene().export(metres)

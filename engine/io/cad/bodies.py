@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from extrados.engine.errors import ModelError
+from extrados.engine.geometry.face_planes import snapped_to_face_planes
 from extrados.engine.geometry.hull import hull_block
 from extrados.engine.geometry.polyhedron import GeometryError, block_volume, check_closed, face_loops
 from extrados.engine.geometry.surface_distance import distance_to_surface, surface_samples
@@ -120,17 +121,19 @@ def body_block(body, block_id, file, hull=False, support=False):
         return ModelError(f"{label}: {reason}", path=file, block=block_id)
 
     check_finite(body.name or block_id, body.vertices, file)
+    size = float(np.ptp(body.vertices, axis=0).max())
+    drawn_to = max(TOL.import_rounding_relative * float(np.abs(body.vertices).max()), TOL.convexity_relative * size)
     try:
         check_closed(body.faces, len(body.vertices))
         check_wound_alike(body.faces, len(body.vertices))
-        vertices, faces = hull_block(body.vertices)
+        vertices, faces = hull_block(body.vertices, coplanar=drawn_to)
     except GeometryError as exc:
         raise refuse(str(exc)) from None
+    vertices = snapped_to_face_planes(vertices, faces)
     volume = block_volume(vertices, faces)
     distance, body_volume = hull_deviation(body.vertices, body.faces, vertices, faces)
-    size = float(np.ptp(body.vertices, axis=0).max())
     volume_change = (volume - body_volume) / volume
-    convex = distance <= TOL.convexity_relative * size and volume_change <= TOL.hull_volume_relative
+    convex = distance <= drawn_to and volume_change <= TOL.hull_volume_per_distance * drawn_to / size
     changes = []
     if not convex:
         deviation = f"{format_length(distance)} from its hull (volume {100 * volume_change:.3g} % below)"
