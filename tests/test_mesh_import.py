@@ -211,6 +211,7 @@ def test_a_rhino_stack_stands_and_its_result_gives_the_entities_back(rhino_file)
 
 def test_a_rhino_mesh_is_a_block_and_a_curved_brep_without_meshes_is_refused(tmp_path):
     model = rhino3dm.File3dm()
+    model.Settings.ModelUnitSystem = rhino3dm.UnitSystem.Meters
     box = box_mesh(STACK["A"])
     mesh = rhino3dm.Mesh()
     for x, y, z in box.vertices:
@@ -222,8 +223,11 @@ def test_a_rhino_mesh_is_a_block_and_a_curved_brep_without_meshes_is_refused(tmp
     model.Objects.AddMesh(mesh, attributes)
     meshed = tmp_path / "mesh.3dm"
     assert model.Write(str(meshed), 7)
-    block, = import_file(meshed).document["blocks"]
+    imported = import_file(meshed)
+    block, = imported.document["blocks"]
     assert block["id"] == "M1" and sorted(map(len, block["faces"])) == [4] * 6
+    # a Rhino mesh keeps float32 vertices: 6e-8 of each coordinate
+    assert imported.report[0].volume == pytest.approx(box_volume(STACK["A"]), rel=1e-6)
     attributes.Name = "dome"
     model.Objects.AddSphere(rhino3dm.Sphere(rhino3dm.Point3d(0, 0, 3), 1.0), attributes)
     curved = tmp_path / "curved.3dm"
@@ -278,6 +282,25 @@ def test_an_open_and_a_non_convex_body_are_refused_by_name(refused_files):
         Model.from_file(refused_files["V7"])
     with pytest.raises(ModelError, match=r"body 'F3': faces are not wound alike \(edge \d+-\d+ runs the same way"):
         Model.from_file(refused_files["F3"], hull=True)
+
+
+def test_an_l_shaped_rhino_extrusion_is_refused_or_hulled_as_the_mesh_is(tmp_path):
+    """The L as a .3dm Extrusion: its Brep has an L-shaped (non-convex) top and bottom face."""
+    a, b = L_OUTER, L_INNER
+    corners = [rhino3dm.Point3d(x, y, 0.0) for x, y in ((0, 0), (a, 0), (a, b), (b, b), (b, a), (0, a), (0, 0))]
+    model = rhino3dm.File3dm()
+    model.Settings.ModelUnitSystem = rhino3dm.UnitSystem.Meters   # a new File3dm is in mm
+    attributes = rhino3dm.ObjectAttributes()
+    attributes.Name = "V8"
+    model.Objects.AddExtrusion(rhino3dm.Extrusion.Create(rhino3dm.Polyline(corners).ToPolylineCurve(), L_HEIGHT, True),
+                               attributes)
+    path = tmp_path / "l.3dm"
+    assert model.Write(str(path), 7)
+    with pytest.raises(ModelError, match=r"body 'V8': not convex, 150 mm from its hull \(volume 14.3 % below\)"):
+        import_file(path)
+    entry, = import_file(path, hull=True).report
+    assert entry.hull_distance == pytest.approx((L_OUTER - L_INNER) / 2, rel=1e-12)
+    assert entry.volume == pytest.approx((L_OUTER ** 2 - (L_OUTER - L_INNER) ** 2 / 2) * L_HEIGHT, rel=1e-12)
 
 
 def test_the_cli_refuses_them_with_exit_2(refused_files, tmp_path, capsys):
