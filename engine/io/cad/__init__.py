@@ -133,8 +133,7 @@ def import_file(path, *, hull=False, units=None, scale=None, up=None, support_na
     up = DEFAULT_UP.get(path.suffix.lower(), "z") if up is None else up
     if up not in TO_Z_UP:
         raise ModelError(f"up must be 'z' or 'y', not {up!r}", path=file)
-    reader = READERS[path.suffix.lower()]
-    bodies = reader(path, to_metres if to_metres is not None or reader is rhino_bodies else 1.0, TO_Z_UP[up])
+    bodies = READERS[path.suffix.lower()](path, to_metres, TO_Z_UP[up])
     if not bodies:
         raise ModelError("no closed bodies found in the file", path=file)
     if len(bodies) > max_blocks:

@@ -89,6 +89,31 @@ def format_length(metres):
     return f"{metres * 1e3:.3g} mm"
 
 
+def body_hull(body):
+    """The convex hull of a closed body as a block.
+
+    Returns
+    -------
+    vertices : (m, 3) float64, m, the hull's corners put on its faces' best-fit planes
+    faces : list of polygons, counter-clockwise seen from outside
+    drawn_to : float
+        m, the precision the body is taken to be drawn to: TOL.import_rounding_relative times its
+        largest coordinate, or TOL.convexity_relative times its size when more. Hull triangles within
+        it of one plane are one face.
+
+    Raises
+    ------
+    GeometryError
+        An open or non-manifold surface, faces not wound alike, no volume.
+    """
+    size = float(np.ptp(body.vertices, axis=0).max())
+    drawn_to = max(TOL.import_rounding_relative * float(np.abs(body.vertices).max()), TOL.convexity_relative * size)
+    check_closed(body.faces, len(body.vertices))
+    check_wound_alike(body.faces, len(body.vertices))
+    vertices, faces = hull_block(body.vertices, coplanar=drawn_to)
+    return snapped_to_face_planes(vertices, faces), faces, drawn_to
+
+
 def body_block(body, block_id, file, hull=False, support=False):
     """The model-document block of a body, and what was done to it.
 
@@ -112,8 +137,8 @@ def body_block(body, block_id, file, hull=False, support=False):
     Raises
     ------
     ModelError
-        An open or non-manifold surface, a non-finite coordinate, no volume, or (without ``hull``)
-        a non-convex body; the message names the file and the body.
+        A non-finite coordinate, what `body_hull` refuses, or (without ``hull``) a non-convex body;
+        the message names the file and the body.
     """
     label = f"body '{body.name or block_id}'"
 
@@ -121,18 +146,14 @@ def body_block(body, block_id, file, hull=False, support=False):
         return ModelError(f"{label}: {reason}", path=file, block=block_id)
 
     check_finite(body.name or block_id, body.vertices, file)
-    size = float(np.ptp(body.vertices, axis=0).max())
-    drawn_to = max(TOL.import_rounding_relative * float(np.abs(body.vertices).max()), TOL.convexity_relative * size)
     try:
-        check_closed(body.faces, len(body.vertices))
-        check_wound_alike(body.faces, len(body.vertices))
-        vertices, faces = hull_block(body.vertices, coplanar=drawn_to)
+        vertices, faces, drawn_to = body_hull(body)
     except GeometryError as exc:
         raise refuse(str(exc)) from None
-    vertices = snapped_to_face_planes(vertices, faces)
     volume = block_volume(vertices, faces)
     distance, body_volume = hull_deviation(body.vertices, body.faces, vertices, faces)
     volume_change = (volume - body_volume) / volume
+    size = float(np.ptp(body.vertices, axis=0).max())
     convex = distance <= drawn_to and volume_change <= TOL.hull_volume_per_distance * drawn_to / size
     changes = []
     if not convex:

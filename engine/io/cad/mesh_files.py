@@ -35,8 +35,8 @@ def mesh_bodies(path, to_metres, to_z_up):
     Parameters
     ----------
     path : pathlib.Path
-    to_metres : float
-        Metres per file unit.
+    to_metres : float or None
+        Metres per file unit; None: metres.
     to_z_up : (3, 3) float64
         Rotation from the file's axes to z up.
 
@@ -45,6 +45,7 @@ def mesh_bodies(path, to_metres, to_z_up):
     list of Body, one per connected piece of each mesh node
     """
     scene = read_scene(path)
+    to_metres = 1.0 if to_metres is None else to_metres
     bodies = []
     for node in sorted(scene.graph.nodes_geometry):
         transform, geometry_name = scene.graph[node]
