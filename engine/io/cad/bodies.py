@@ -12,7 +12,8 @@ import numpy as np
 from extrados.engine.errors import ModelError
 from extrados.engine.geometry.face_planes import snapped_to_face_planes
 from extrados.engine.geometry.hull import hull_block
-from extrados.engine.geometry.polyhedron import GeometryError, block_volume, check_closed, face_loops
+from extrados.engine.geometry.polyhedron import (GeometryError, block_volume, check_closed, face_centroids, face_loops,
+                                                 face_normals)
 from extrados.engine.geometry.surface_distance import distance_to_surface, surface_samples
 from extrados.engine.tolerance import TOL
 
@@ -39,6 +40,23 @@ class BlockReport(NamedTuple):
     hull_distance: float   # m, largest distance of the block's surface from the body's (0: the body was convex)
     volume_change: float   # (hull volume - body volume) / hull volume: the part of the block the body left empty
     changes: tuple         # what was changed, in words ('renamed from ...', 'replaced by its convex hull ...')
+
+
+def on_hull_faces(vertices, faces, hull_vertices, hull_faces, distance):
+    """Whether every face of a body lies in a face plane of its hull, within ``distance`` (m).
+
+    A closed surface whose faces all lie on its hull's surface is that surface: the body is its hull,
+    and is convex. The test costs one distance per vertex and hull face (the sampled distance of
+    `hull_deviation` one per sample, body face and side), so convex bodies, nearly all, skip that.
+    """
+    loops = face_loops(hull_faces)
+    normals = face_normals(hull_vertices, loops)
+    normals /= np.linalg.norm(normals, axis=1)[:, None]
+    offsets = -np.einsum("ij,ij->i", normals, face_centroids(hull_vertices, loops))
+    off_plane = np.abs(vertices @ normals.T + offsets)                     # (n_vertices, n_hull_faces) m
+    body = face_loops(faces)
+    farthest = np.maximum.reduceat(off_plane[body.corner], body.start[:-1], axis=0)   # (n_faces, n_hull_faces)
+    return bool((farthest.min(axis=1) <= distance).all())
 
 
 def hull_deviation(vertices, faces, hull_vertices, hull_faces):
@@ -151,10 +169,13 @@ def body_block(body, block_id, file, hull=False, support=False):
     except GeometryError as exc:
         raise refuse(str(exc)) from None
     volume = block_volume(vertices, faces)
-    distance, body_volume = hull_deviation(body.vertices, body.faces, vertices, faces)
-    volume_change = (volume - body_volume) / volume
-    size = float(np.ptp(body.vertices, axis=0).max())
-    convex = distance <= drawn_to and volume_change <= TOL.hull_volume_per_distance * drawn_to / size
+    if on_hull_faces(body.vertices, body.faces, vertices, faces, drawn_to):
+        distance, volume_change, convex = 0.0, 0.0, True
+    else:
+        distance, body_volume = hull_deviation(body.vertices, body.faces, vertices, faces)
+        volume_change = (volume - body_volume) / volume
+        size = float(np.ptp(body.vertices, axis=0).max())
+        convex = distance <= drawn_to and volume_change <= TOL.hull_volume_per_distance * drawn_to / size
     changes = []
     if not convex:
         deviation = f"{format_length(distance)} from its hull (volume {100 * volume_change:.3g} % below)"
