@@ -163,7 +163,8 @@ def rhino_file(tmp_path_factory):
         layers[parent] = model.Layers.Add(sub)
     for name, layer, geometry, strings in (
             ("slab", "Site", rhino_box(STACK["ground"], 1000.0), {}),
-            ("A", "Tower", rhino_box(STACK["A"], 1000.0), {"course": "1", "type": "stretcher", "stone": "A"}),
+            ("A", "Tower", rhino_box(STACK["A"], 1000.0),
+             {"course": "1", "type": "stretcher", "stone": "A", "mason_mark": "T"}),
             ("B", "Tower", rhino_extrusion(STACK["B"], 1000.0), {"course": "2", "type": "header"})):
         attributes = rhino3dm.ObjectAttributes()
         attributes.Name = name
@@ -185,7 +186,7 @@ def test_rhino_breps_and_extrusions_on_layers_become_blocks_with_entities(rhino_
     assert list(blocks) == ["slab", "A", "B"]
     assert blocks["slab"].get("support") is True and "support" not in blocks["A"]   # layer Site::Supports
     assert blocks["A"]["entity"] == {"course": "1", "type": "stretcher", "stone": "A",
-                                     "attributes": {"layer": "Tower::Wall N"}}
+                                     "attributes": {"mason_mark": "T", "layer": "Tower::Wall N"}}
     assert blocks["B"]["entity"] == {"course": "2", "type": "header", "attributes": {"layer": "Tower::Wall N"}}
     for name, bid in (("ground", "slab"), ("A", "A"), ("B", "B")):
         assert sorted(map(len, blocks[bid]["faces"])) == [4] * 6
@@ -205,7 +206,7 @@ def test_a_rhino_stack_stands_and_its_result_gives_the_entities_back(rhino_file)
     assert result.reactions.force.sum(axis=0)[2] == pytest.approx(weight, rel=WEIGHT_RELATIVE)
     assert [block["entity"] for block in result.to_dict()["blocks"]] == [
         {"attributes": {"layer": "Site::Supports"}},
-        {"course": "1", "type": "stretcher", "stone": "A", "attributes": {"layer": "Tower::Wall N"}},
+        {"course": "1", "type": "stretcher", "stone": "A", "attributes": {"mason_mark": "T", "layer": "Tower::Wall N"}},
         {"course": "2", "type": "header", "attributes": {"layer": "Tower::Wall N"}}]
 
 
@@ -234,6 +235,17 @@ def test_a_rhino_mesh_is_a_block_and_a_curved_brep_without_meshes_is_refused(tmp
     assert model.Write(str(curved), 7)
     with pytest.raises(ModelError, match=r"curved.3dm: body 'dome': curved faces and no render mesh"):
         import_file(curved)
+
+
+def test_a_rhino_file_of_curves_only_says_what_it_holds(tmp_path):
+    model = rhino3dm.File3dm()
+    for k in range(2):
+        model.Objects.AddLine(rhino3dm.Point3d(0, 0, k), rhino3dm.Point3d(1, 0, k))
+    path = tmp_path / "lines.3dm"
+    assert model.Write(str(path), 7)
+    with pytest.raises(ModelError, match=r"lines.3dm: no Brep, Extrusion, Surface or Mesh object in the file "
+                                         r"\(2 LineCurve; a block instance must be exploded first\)"):
+        import_file(path)
 
 
 # --- refusals -----------------------------------------------------------------------------------

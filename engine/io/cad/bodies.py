@@ -194,9 +194,12 @@ def body_block(body, block_id, file, hull=False, support=False):
 
 
 def body_entity(body):
-    """The entity of a body (seed 002 sec. 2.1): its entity user strings, and its layer as attributes.layer."""
-    strings = dict(body.user_strings)
-    entity = {key: strings[key] for key in ENTITY_FIELDS if strings.get(key)}
+    """The entity of a body (seed 002 sec. 2.1): the user strings named by ENTITY_FIELDS as its fields,
+    its other user strings (a mason mark, a phase) and its layer's full path (``layer``) as attributes."""
+    strings = {key: text for key, text in body.user_strings if text}
+    entity = {key: strings.pop(key) for key in ENTITY_FIELDS if key in strings}
     if body.layer:
-        entity["attributes"] = {"layer": body.layer}
+        strings["layer"] = body.layer
+    if strings:
+        entity["attributes"] = strings
     return entity

@@ -7,6 +7,8 @@ orientation. A Brep with curved faces is read from the render meshes Rhino saved
 itself makes none, so such a Brep written without them is refused. The file's model unit
 (Settings.ModelUnitSystem) gives the scale unless the caller gives one.
 """
+from collections import Counter
+
 import numpy as np
 import rhino3dm
 import trimesh
@@ -119,12 +121,13 @@ def rhino_bodies(path, to_metres, to_z_up):
     scale = file_unit(model) if to_metres is None else to_metres
     tolerance = model.Settings.ModelAbsoluteTolerance or PLANAR_TOLERANCE_DEFAULT
     layers = {layer.Index: layer.FullPath for layer in model.Layers}
-    bodies = []
+    bodies, skipped = [], Counter()
     for index, item in enumerate(model.Objects):
         attributes = item.Attributes
         name = attributes.Name or f"object{index}"
         surface = object_surface(item.Geometry, tolerance)
         if surface is None:
+            skipped[type(item.Geometry).__name__] += 1
             continue
         if isinstance(surface, str):
             raise ModelError(f"body '{name}': curved faces and no render mesh in the file (mesh it in Rhino, "
@@ -132,4 +135,8 @@ def rhino_bodies(path, to_metres, to_z_up):
         vertices, faces = surface
         bodies.append(Body(name, scale * vertices @ to_z_up.T, faces, layers.get(attributes.LayerIndex, ""),
                            tuple(attributes.GetUserStrings())))
+    if not bodies:
+        found = ", ".join(f"{count} {kind}" for kind, count in sorted(skipped.items())) or "no objects"
+        raise ModelError(f"no Brep, Extrusion, Surface or Mesh object in the file ({found}; a block instance "
+                         f"must be exploded first)", path=str(path))
     return bodies
