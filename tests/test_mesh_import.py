@@ -14,7 +14,7 @@ import trimesh
 
 from extrados import Model, ModelError, analyze
 from extrados.cli import main
-from extrados.engine.io.cad import import_file
+from extrados.engine.io.cad import import_file, unique_ids
 
 #: The stack: ground slab (support), then blocks A and B, one on the other (m).
 STACK = {"ground": ((-1.0, 1.0), (-1.0, 1.0), (-0.5, 0.0)), "A": ((-0.4, 0.4), (-0.3, 0.3), (0.0, 0.5)),
@@ -118,6 +118,12 @@ def test_a_float32_box_far_from_the_origin_keeps_its_six_faces(tmp_path, suffix)
     assert sorted(map(len, block["faces"])) == [4] * 6
     assert model.import_report[0].changes == ()
     assert model.import_report[0].volume == pytest.approx(0.4 * 0.3 * 0.25, rel=1e-4)
+
+
+def test_repeated_names_get_the_next_free_suffix_in_file_order():
+    ids, renamed = unique_ids(["A", "A", "A_2", "B", "A"])
+    assert ids == ["A", "A_3", "A_2", "B", "A_4"]
+    assert renamed == {1: "A", 4: "A"}
 
 
 def test_millimetres_give_the_metre_model(tmp_path):
