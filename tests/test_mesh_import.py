@@ -374,3 +374,11 @@ def test_too_many_bodies_and_bad_options_are_refused(stack_files):
         import_file(stack_files["obj"], units="mm", scale=1e-3)
     with pytest.raises(ModelError, match=r"up must be 'z' or 'y'"):
         import_file(stack_files["obj"], up="x")
+    with pytest.raises(ModelError, match=r"a model document takes no import options \(hull\)"):
+        Model.from_file(stack_files["obj"].with_suffix(".json"), hull=True)
+
+
+def test_support_names_replace_the_default(stack_files):
+    supports = [[block.get("support", False) for block in import_file(stack_files["obj"], **options).document["blocks"]]
+                for options in ({}, {"support_names": "a"}, {"support_names": ("B", "ground")})]
+    assert supports == [[False, False, True], [True, False, False], [False, True, True]]   # A, B, ground

@@ -89,7 +89,7 @@ def unique_ids(names):
 
 def is_support(body, support_names):
     """Whether a body's name or a level of its layer path is one of ``support_names`` (any case)."""
-    wanted = {name.casefold() for name in support_names}
+    wanted = {name.casefold() for name in ([support_names] if isinstance(support_names, str) else support_names)}
     levels = body.layer.split("::") if body.layer else []
     return any(label.casefold() in wanted for label in [body.name, *levels])
 
@@ -110,7 +110,7 @@ def import_file(path, *, hull=False, units=None, scale=None, up=None, support_na
         Metres per file unit, instead of ``units``.
     up : {'z', 'y'}, optional
         The file's up axis; default z, y for glTF/GLB.
-    support_names : sequence of str
+    support_names : str or sequence of str
         Names (of a body or a layer level) that make a body a support, compared in any case.
     max_blocks : int
         Refuse a file of more bodies than this.
