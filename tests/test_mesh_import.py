@@ -91,6 +91,16 @@ def test_a_named_stack_stands_and_its_reactions_carry_its_weight(stack_files, su
                                atol=WEIGHT_RELATIVE * weight)
 
 
+def test_gltf_extras_give_the_entity_fields(tmp_path):
+    """Blender writes an object's custom properties as glTF extras; trimesh writes a mesh's metadata there."""
+    box = box_mesh(STACK["A"])
+    box.metadata.update({"course": 3, "type": "header", "phase": "II", "wall": True})
+    path = tmp_path / "entity.glb"
+    trimesh.Scene({"H1": box}).export(path)
+    block, = import_file(path, up="z").document["blocks"]
+    assert block["entity"] == {"course": "3", "type": "header"}   # not a flag, not a field of no entity
+
+
 @pytest.mark.parametrize("suffix", ["stl", "ply"])
 def test_one_mesh_of_touching_boxes_splits_into_its_boxes(stack_files, suffix):
     """STL and PLY hold one nameless mesh: A and B share the corners of their common face once read."""

@@ -17,7 +17,7 @@ from extrados.engine.geometry.polyhedron import (GeometryError, block_volume, ch
 from extrados.engine.geometry.surface_distance import distance_to_surface, surface_samples
 from extrados.engine.tolerance import TOL
 
-#: The user strings of a CAD object that become the fields of its block's entity (seed 002 sec. 2.1).
+#: The properties of a CAD object (user strings, glTF extras) that become its block's entity fields (seed 002 sec. 2.1).
 ENTITY_FIELDS = ("building", "wall", "leaf", "course", "stone", "type")
 
 
@@ -28,7 +28,7 @@ class Body(NamedTuple):
     vertices: np.ndarray   # (n, 3) float64, m
     faces: list            # polygons of vertex indices, wound alike (all outward or all inward)
     layer: str = ""        # full layer path ('Wall::Supports'), '' when the format has none
-    user_strings: tuple = ()  # the object's user strings, (key, text) pairs
+    properties: tuple = ()  # (key, text) pairs: a .3dm object's user strings, a glTF node's entity extras
 
 
 class BlockReport(NamedTuple):
@@ -149,7 +149,7 @@ def body_block(body, block_id, file, hull=False, support=False):
     -------
     block : dict
         ``id``, ``vertices`` (m), ``faces`` (polygons merged from coplanar triangles), ``support``
-        when true, ``entity`` when the body has a layer or entity user strings.
+        when true, ``entity`` when the body has a layer or properties.
     report : BlockReport
 
     Raises
@@ -194,9 +194,9 @@ def body_block(body, block_id, file, hull=False, support=False):
 
 
 def body_entity(body):
-    """The entity of a body (seed 002 sec. 2.1): the user strings named by ENTITY_FIELDS as its fields,
-    its other user strings (a mason mark, a phase) and its layer's full path (``layer``) as attributes."""
-    strings = {key: text for key, text in body.user_strings if text}
+    """The entity of a body (seed 002 sec. 2.1): the properties named by ENTITY_FIELDS as its fields,
+    its other properties (a mason mark, a phase) and its layer's full path (``layer``) as attributes."""
+    strings = {key: text for key, text in body.properties if text}
     entity = {key: strings.pop(key) for key in ENTITY_FIELDS if key in strings}
     if body.layer:
         strings["layer"] = body.layer

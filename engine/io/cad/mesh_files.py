@@ -2,14 +2,14 @@
 
 A file is read as a scene: each node that places a mesh (with its transform) gives the mesh's
 closed pieces (engine.io.cad.pieces), each a body named by the node (OBJ: the object; STL and PLY,
-which have no names: the file's stem). Nodes are taken in the order of their names, so that ids never depend on
+which have no names: the file's stem); a glTF node's or mesh's ``extras`` give its entity fields. Nodes are taken in the order of their names, so that ids never depend on
 how trimesh walks its scene graph.
 """
 import numpy as np
 import trimesh
 
 from extrados.engine.errors import ModelError
-from extrados.engine.io.cad.bodies import Body, check_finite
+from extrados.engine.io.cad.bodies import ENTITY_FIELDS, Body, check_finite
 from extrados.engine.io.cad.pieces import closed_pieces
 
 #: The file types trimesh reads for us, by suffix.
@@ -46,6 +46,7 @@ def mesh_bodies(path, to_metres, to_z_up):
     """
     scene = read_scene(path)
     to_metres = 1.0 if to_metres is None else to_metres
+    node_extras = {child: data.get("metadata") or {} for (_, child), data in scene.graph.transforms.edge_data.items()}
     bodies = []
     for node in sorted(scene.graph.nodes_geometry):
         transform, geometry_name = scene.graph[node]
@@ -56,8 +57,18 @@ def mesh_bodies(path, to_metres, to_z_up):
         check_finite(name, mesh.vertices, str(path))
         mesh = welded(mesh)
         placed = to_metres * trimesh.transform_points(mesh.vertices, transform) @ to_z_up.T
-        bodies.extend(piece_body(name, placed, mesh.faces[piece]) for piece in closed_pieces(placed, mesh.faces))
+        properties = entity_extras({**(mesh.metadata or {}), **node_extras.get(node, {})})
+        bodies.extend(piece_body(name, placed, mesh.faces[piece], properties)
+                      for piece in closed_pieces(placed, mesh.faces))
     return bodies
+
+
+def entity_extras(extras):
+    """(key, text) pairs of the entity fields among a glTF node's and its mesh's ``extras`` (Blender
+    writes an object's custom properties there). Only ENTITY_FIELDS are taken: trimesh keeps its own
+    keys beside them (units, shape)."""
+    return tuple((key, str(extras[key])) for key in ENTITY_FIELDS
+                 if isinstance(extras.get(key), (str, int, float)) and not isinstance(extras[key], bool))
 
 
 def welded(mesh):
@@ -67,7 +78,7 @@ def welded(mesh):
     return mesh
 
 
-def piece_body(name, vertices, triangles):
+def piece_body(name, vertices, triangles, properties):
     """A Body of the triangles of one piece, with only the vertices they use."""
     used, corners = np.unique(triangles, return_inverse=True)
-    return Body(name, vertices[used], corners.reshape(-1, 3).tolist())
+    return Body(name, vertices[used], corners.reshape(-1, 3).tolist(), properties=properties)
