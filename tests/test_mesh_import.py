@@ -14,6 +14,7 @@ import trimesh
 
 from extrados import Model, ModelError, analyze
 from extrados.cli import main
+from extrados.engine.geometry.surface_distance import distance_to_surface
 from extrados.engine.io.cad import import_file, unique_ids
 
 #: The stack: ground slab (support), then blocks A and B, one on the other (m).
@@ -354,6 +355,14 @@ def test_with_hull_the_l_becomes_its_hull_and_the_deviation_is_the_closed_form(r
     printed = capsys.readouterr().out
     assert "V7: 0.126 m^3; replaced by its convex hull: the body lies up to 150 mm from its hull" in printed
     assert Model.from_file(tmp_path / "model.json").block_ids == model.block_ids
+
+
+def test_distance_to_a_surface_passes_over_a_face_of_no_area():
+    """The unit square z = 0 as two triangles and a sliver (0, 1, 4) along its side, 4 the side's midpoint."""
+    vertices = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0.5, 0, 0]], float)
+    points = np.array([[0.5, 0.5, 0.3], [2.0, 0.5, 0.0], [0.5, -0.4, 0.3]])
+    distance = distance_to_surface(points, vertices, [[0, 4, 2], [4, 1, 2], [0, 2, 3], [0, 1, 4]])
+    np.testing.assert_allclose(distance, [0.3, 1.0, 0.5], rtol=1e-12)
 
 
 def write(path, data):

@@ -46,11 +46,14 @@ def distance_to_surface(points, vertices, faces):
     faces : list of planar polygons (lists of vertex indices), of any winding
     """
     normals = face_normals(vertices, face_loops(faces))
+    areas = np.linalg.norm(normals, axis=1)
     nearest = np.full(len(points), np.inf)
-    for face, normal in zip(faces, normals):
+    for face, normal, area in zip(faces, normals, areas):
+        if not area > 0.0:   # a face of no area (a sliver of a mesh): its sides are its neighbours' sides
+            continue
         corners = vertices[face]
-        unit = normal / np.linalg.norm(normal)
-        axis_u = corners[1] - corners[0]
+        unit = normal / area
+        axis_u = np.cross(unit, np.eye(3)[np.argmin(np.abs(unit))])
         axis_u /= np.linalg.norm(axis_u)
         axis_v = np.cross(unit, axis_u)
         offsets = points - corners[0]
