@@ -70,7 +70,8 @@ def wedge_pairs(vertices, start, end, opposite, face):
     axis /= np.linalg.norm(axis)
     across = vertices[opposite] - origin
     across -= np.outer(across @ axis, axis)            # (g, 3) from the edge into each triangle
-    reference = across[0] / np.linalg.norm(across[0])
+    reference = across[np.argmax(np.linalg.norm(across, axis=1))]   # not a sliver's zero vector
+    reference = reference / np.linalg.norm(reference)
     angle = np.mod(np.arctan2(np.cross(axis, reference) @ across.T, across @ reference), 2 * np.pi)
     turn = np.round(angle / ANGLE_QUANTUM) % np.round(2 * np.pi / ANGLE_QUANTUM)   # 2 pi - 1e-16 is 0
     outward = np.cross(vertices[end] - vertices[start], vertices[opposite] - vertices[start])
