@@ -137,6 +137,18 @@ def test_repeated_names_get_the_next_free_suffix_in_file_order():
     assert renamed == {1: "A", 4: "A"}
 
 
+def test_four_boxes_around_one_edge_split_into_four(tmp_path):
+    """A 2 x 2 square of boxes in one STL: eight faces meet at the centre edge, four bodies' wedges."""
+    boxes = [box_mesh(((x, x + 0.5), (y, y + 0.5), (0.0, 0.3))) for x in (-0.5, 0.0) for y in (-0.5, 0.0)]
+    path = tmp_path / "square.stl"
+    trimesh.util.concatenate(boxes).export(path)
+    blocks = import_file(path).document["blocks"]
+    assert len(blocks) == 4 and all(sorted(map(len, b["faces"])) == [4] * 6 for b in blocks)
+    np.testing.assert_allclose(sorted(np.mean(b["vertices"], axis=0).tolist() for b in blocks),
+                               [[-0.25, -0.25, 0.15], [-0.25, 0.25, 0.15], [0.25, -0.25, 0.15], [0.25, 0.25, 0.15]],
+                               atol=FLOAT32_ROUND_OFF)
+
+
 def test_millimetres_give_the_metre_model(tmp_path):
     metres, millimetres = tmp_path / "m.obj", tmp_path / "mm.obj"
     stack_scene().export(metres)
