@@ -44,7 +44,8 @@ def main():
     parser.add_argument("--blocks", type=int, default=500)
     args = parser.parse_args()
     scene = boxes_scene(args.blocks)
-    lines = [f"import_speed, {args.blocks} boxes, {datetime.date.today()}, {platform.processor() or platform.machine()}",
+    machine = platform.processor() or platform.machine()
+    lines = [f"import_speed, {args.blocks} boxes, {datetime.date.today()}, {machine}",
              f"{'format':>6} {'read s':>8} {'import s':>9} {'ms/block':>9}"]
     with tempfile.TemporaryDirectory() as folder:
         for suffix in ("stl", "glb", "obj"):

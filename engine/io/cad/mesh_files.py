@@ -2,8 +2,9 @@
 
 A file is read as a scene: each node that places a mesh (with its transform) gives the mesh's
 closed pieces (engine.io.cad.pieces), each a body named by the node (OBJ: the object; STL and PLY,
-which have no names: the file's stem); a glTF node's or mesh's ``extras`` give its entity fields. Nodes are taken in the order of their names, so that ids never depend on
-how trimesh walks its scene graph.
+which have no names: the file's stem); a glTF node's or mesh's ``extras`` give its entity fields.
+Nodes are taken in the order of their names, so that ids never depend on how trimesh walks its
+scene graph.
 """
 import numpy as np
 import trimesh
