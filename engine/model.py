@@ -17,6 +17,7 @@ import os
 import pickle
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
@@ -121,6 +122,7 @@ class Model(DocumentData):
 
     def __init__(self, doc=None, reuse=None):
         self.block_digest = None   # of the document's blocks as given; None when built block by block
+        self.import_report = ()    # BlockReport per block of a model read from a CAD file (from_file)
         if doc is None:
             self._doc = {"format": FORMAT, "units": "SI", **copied(MODEL_DEFAULTS), "blocks": []}
             return
@@ -176,6 +178,35 @@ class Model(DocumentData):
         except ValueError as exc:   # an integer of more digits than Python converts
             raise ModelError(f"malformed JSON: {exc}") from None
         return cls.from_dict(doc)
+
+    @classmethod
+    def from_file(cls, path, **options):
+        """Model from a file: a model document (.json) or a CAD or mesh file of closed bodies.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            .json (`from_json`), or .obj, .stl, .ply, .glb, .gltf, .3dm: each closed convex body a
+            block (engine.io.cad.import_file).
+        **options
+            Of `engine.io.cad.import_file`: hull, units, scale, up, support_names, max_blocks.
+
+        Returns
+        -------
+        Model
+            Built from a CAD file, its ``import_report`` holds a BlockReport per block (its id,
+            volume, and what the import changed).
+        """
+        if Path(path).suffix.lower() == ".json":
+            if options:
+                raise ModelError(f"a model document takes no import options ({', '.join(options)})", path=str(path))
+            return cls.from_json(os.fspath(path))
+        from extrados.engine.io.cad import import_file
+
+        imported = import_file(path, **options)
+        model = cls.from_dict(imported.document)
+        model.import_report = imported.report
+        return model
 
     def to_dict(self):
         """The model document (faces oriented outward; a block given by points as the vertices and

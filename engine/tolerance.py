@@ -22,6 +22,17 @@ class Tolerance:
     #: times the points' size of one plane are one face. A tenth of convexity_relative, so that a
     #: merged face is planar to the check of engine.geometry.polyhedron whatever plane it fits.
     hull_coplanar_relative: float = 1e-7
+    #: A body read from a CAD or mesh file (engine.io.cad.bodies) is drawn to this times its largest
+    #: coordinate: float32 (STL, glTF) keeps 6e-8 of it, an OBJ written with 6 decimals 5e-7 at 1 m.
+    #: Its hull's triangles within that of one plane are one face, its corners are then put on the
+    #: faces' planes (engine.geometry.face_planes), and it is convex when its hull keeps within that
+    #: of it (or within convexity_relative times its size, when more): a 0.4 m stone 100 m from the
+    #: origin, 0.1 mm.
+    import_rounding_relative: float = 1e-6
+    #: ... and when its volume is within this times (that distance / its size) of its hull's: a
+    #: vertex moved by d off a face changes a cube of side L by 6 d / L of its volume; ten leaves room
+    #: for slender stones, a hollow is more.
+    hull_volume_per_distance: float = 10.0
     #: SAT prefers a face axis over an edge axis unless the edge separates by more than this (m).
     sat_face_bias: float = 1e-6
     #: SAT prefers the reference face on body A unless B's face separates by more than this (m).

@@ -1,5 +1,5 @@
-"""The `extrados` command: analyze a model file, export a result for ParaView or glTF, run a batch and report on
-its table, print example models.
+"""The `extrados` command: analyze a model file, import a CAD or mesh file as a model, export a result for
+ParaView or glTF, run a batch and report on its table, print example models.
 
 Exit codes: 0 success, 2 bad input (message on stderr), 1 structure or solver trouble never;
 a structure that does not stand is a result, not an error.
@@ -112,6 +112,24 @@ def _parser():
     report.add_argument("--by", help="column the response statistics are grouped by (default: the intensity)")
     report.add_argument("--png", help="prefix of the figures: PREFIX_fragility.png, PREFIX_cdf.png "
                                       "(default: DIR/report)")
+    imports = sub.add_parser("import", help="a model document from a CAD or mesh file, each closed body a block",
+                             description="Read OBJ, STL, PLY, glTF/GLB or Rhino .3dm: each closed convex body "
+                                         "becomes a block named by its object (or node) name, its layer and "
+                                         "user strings its entity; prints what was done per block.")
+    imports.add_argument("file", help="the CAD or mesh file")
+    imports.add_argument("--out", required=True, help="the model document (JSON) to write")
+    imports.add_argument("--hull", action="store_true",
+                         help="replace a non-convex body by its convex hull (reported) instead of refusing it")
+    imports.add_argument("--units", help="the file's length unit: m, cm, mm, in or ft (default: m; a .3dm file's "
+                                         "own unit)")
+    imports.add_argument("--scale", type=float, help="metres per file unit, instead of --units")
+    imports.add_argument("--up", choices=["z", "y"], help="the file's up axis (default z; y for glTF/GLB, as its "
+                                                         "specification says)")
+    imports.add_argument("--support-name", action="append", dest="support_names", metavar="NAME",
+                         help="a body whose name or layer is NAME (any case) is a support; repeat for several "
+                              "(default: support, supports, ground)")
+    imports.add_argument("--max-blocks", type=int, default=DEFAULT_MAX_BLOCKS,
+                         help=f"refuse a file of more bodies than this (default {DEFAULT_MAX_BLOCKS})")
     sub.add_parser("serve", add_help=False, help="run the HTTP service and viewer (extrados serve --help)")
     return parser
 
@@ -348,6 +366,21 @@ def _run_report(args):
     print("written: " + ", ".join(str(path) for path in written))
 
 
+def _run_import(args):
+    from extrados.engine.io.cad import SUPPORT_NAMES
+    from extrados.engine.model import Model
+
+    _check_output_path("--out", args.out)
+    model = Model.from_file(args.file, hull=args.hull, units=args.units, scale=args.scale, up=args.up,
+                            support_names=args.support_names or SUPPORT_NAMES, max_blocks=args.max_blocks)
+    with open(args.out, "w", encoding="utf-8") as handle:
+        json.dump(model.to_dict(), handle)
+    for entry in model.import_report:
+        print(f"{entry.id}: {entry.volume:.6g} m^3" + "".join(f"; {change}" for change in entry.changes))
+    supports = sum(bool(block.get("support")) for block in model.to_dict()["blocks"])
+    print(f"{len(model.import_report)} blocks ({supports} supports) written to {args.out}")
+
+
 def _parse_params(extra, generator):
     params = {}
     it = iter(extra)
@@ -395,7 +428,8 @@ def _run_example(args, extra):
 
 
 #: The commands that take no arguments beyond their own.
-COMMANDS = {"analyze": _run_analyze, "export": _run_export, "batch": _run_batch, "report": _run_report}
+COMMANDS = {"analyze": _run_analyze, "import": _run_import, "export": _run_export, "batch": _run_batch,
+            "report": _run_report}
 
 
 def main(argv=None):

@@ -77,12 +77,15 @@ def boundary_loop(triangles):
     return loop
 
 
-def hull_block(points):
+def hull_block(points, coplanar=None):
     """Vertices and polygon faces of the convex hull of a block's points.
 
     Parameters
     ----------
     points : (n, 3) array_like of float, m, n >= 4 (the model schema's limits)
+    coplanar : float, optional
+        m, how far from one plane triangles may lie and still merge into one face; default
+        TOL.hull_coplanar_relative times the points' size (a CAD file's rounding may ask for more).
 
     Returns
     -------
@@ -97,8 +100,8 @@ def hull_block(points):
 
     Notes
     -----
-    Triangles merge into one face when their corners lie within TOL.hull_coplanar_relative times the
-    points' size of one plane (`coplanar_groups`).
+    Triangles merge into one face when their corners lie within ``coplanar`` of one plane
+    (`coplanar_groups`).
     """
     points = np.asarray(points, float)
     check_spans_a_volume(points)
@@ -106,7 +109,7 @@ def hull_block(points):
         hull = ConvexHull(points)
     except QhullError as exc:   # points too far from the origin for their size (a 1 m stone at 1e14 m)
         raise GeometryError(f"qhull cannot build the hull of the points: {str(exc).splitlines()[0]}") from None
-    tol = TOL.hull_coplanar_relative * np.ptp(points, axis=0).max()
+    tol = TOL.hull_coplanar_relative * np.ptp(points, axis=0).max() if coplanar is None else coplanar
     group = coplanar_groups(hull, points, tol)
     triangles = outward_triangles(hull, points)
     loops = [boundary_loop(triangles[group == seed]) for seed in np.unique(group)]
