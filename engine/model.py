@@ -73,6 +73,7 @@ class Mechanics:
     dead_wrench: np.ndarray   # (n_blocks, 6) float64: force N and moment N m about the centre of mass
     live_wrench: np.ndarray   # (n_blocks, 6) float64: the part a load factor multiplies
     size: float               # m, diagonal of the model's bounding box
+    entity: tuple             # (n_blocks,) dict or None: each block's architectural entity (seed 002 sec. 2.1)
 
     @property
     def n_blocks(self):
@@ -233,7 +234,7 @@ class Model(DocumentData):
         return load.get("live", LOAD_DEFAULTS["live"])
 
     # --- building in Python -----------------------------------------------
-    def add_block(self, mesh=None, *, id=None, vertices=None, faces=None, material=None, support=False):
+    def add_block(self, mesh=None, *, id=None, vertices=None, faces=None, material=None, support=False, entity=None):
         """Add a closed convex block from a COMPAS Mesh or from vertices and faces.
 
         Parameters
@@ -245,6 +246,9 @@ class Model(DocumentData):
         faces : list of list of int, optional
         material : str, optional
         support : bool
+        entity : dict, optional
+            The block's architectural entity (model_schema.json, $defs/entity: building, wall, leaf,
+            course, stone, type and free attributes; seed 002 sec. 2.1), given back by every result.
         """
         if mesh is not None:
             vertices, faces = mesh.to_vertices_and_faces()
@@ -255,6 +259,8 @@ class Model(DocumentData):
             block["material"] = material
         if support:
             block["support"] = True
+        if entity is not None:
+            block["entity"] = copied(entity)
         validate_block(block, index)
         self._doc["blocks"].append(self._checked_block(block, index))
         self._check_references()
@@ -409,7 +415,7 @@ class Model(DocumentData):
             raise ModelError("every block is a support: nothing can move", path="blocks")
         dead, live = self._load_wrenches(mass, geometry.centre)
         return Mechanics(tuple(self.block_ids), mass, inertia, geometry.centre, is_support, geometry.volume,
-                         geometry.polyhedra, dead, live, geometry.size)
+                         geometry.polyhedra, dead, live, geometry.size, tuple(b.get("entity") for b in doc["blocks"]))
 
     def _load_wrenches(self, mass, centre):
         """Dead (gravity and loads without `live`) and live wrenches per block, (n, 6) each."""

@@ -45,7 +45,9 @@ _BLOCK_VALIDATOR = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$
 
 #: A block that satisfies the schema, put in place of blocks already known to satisfy it.
 PLACEHOLDER_BLOCK = {"id": "placeholder", "vertices": [[0.0, 0.0, 0.0]] * 4, "faces": [[0, 1, 2]] * 4}
-BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "material", "support"))
+BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "material", "support", "entity"))
+#: The string fields of a block's entity (model_schema.json, $defs/entity), besides its "attributes".
+ENTITY_TEXT_FIELDS = frozenset(SCHEMA["$defs"]["entity"]["properties"]) - {"attributes"}
 
 
 def _is_number(value):
@@ -71,6 +73,18 @@ def _well_formed_faces(faces):
                     and all(type(i) is int and 0 <= i < MAX_VERTICES for i in face) for face in faces))
 
 
+def _well_formed_entity(entity):
+    """An entity of string fields and attributes that are strings, booleans or numbers within
+    +-NUMBER_LIMIT (exact types only); a block without one is given {}."""
+    if type(entity) is not dict or not entity.keys() <= ENTITY_TEXT_FIELDS | {"attributes"}:
+        return False
+    attributes = entity.get("attributes", {})
+    return (all(type(entity[name]) is str for name in entity.keys() & ENTITY_TEXT_FIELDS)
+            and type(attributes) is dict and all(
+                type(key) is str and (type(value) in (str, bool) or (_is_number(value) and abs(value) <= NUMBER_LIMIT))
+                for key, value in attributes.items()))
+
+
 def _well_formed_blocks(blocks):
     """True when ``blocks`` certainly satisfies the schema's blocks and holds only finite numbers.
 
@@ -80,6 +94,7 @@ def _well_formed_blocks(blocks):
         type(block) is dict and block.keys() <= BLOCK_FIELDS and type(block.get("id")) is str and block["id"] != ""
         and type(block.get("material", "")) is str and type(block.get("support", False)) is bool
         and _well_formed_vertices(block.get("vertices")) and _well_formed_faces(block.get("faces"))
+        and _well_formed_entity(block.get("entity", {}))
         for block in blocks)
 
 
