@@ -61,33 +61,37 @@ def test_json_rows_read_as_the_csv(tmp_path):
     np.testing.assert_array_equal(seven.points, [[1.5, 2.0, 3.0]])
 
 
-@pytest.mark.parametrize("rows, message", [
-    ("a,0,0,0\na,1,0\n", r"wall.csv, row 3: 3 fields, but the header has 4"),
-    ("a,0,0,0\na,1,zero,0\n", r"wall.csv, row 3: y is 'zero', not a number"),
-    ("a,0,0,0\n,1,0,0\n", r"wall.csv, row 3: stone must be a non-empty text"),
-    ("a,0,0,nan\n", r"wall.csv, row 2: z is 'nan', not a finite number"),
-])
-def test_a_malformed_csv_row_is_refused_with_its_row_number(tmp_path, rows, message):
-    path = tmp_path / "wall.csv"
-    path.write_text("stone,x,y,z\n" + rows)
-    with pytest.raises(SurveyError, match=message):
-        read_points(path)
+POINTS_HEADER = "stone,x,y,z\n"
+TABLE_HEADER = "stone,type,depth,survey\n"
 
 
-@pytest.mark.parametrize("name, text, message", [
-    ("wall.csv", "stone,x,y\na,0,0\n", r"wall.csv, row 2: no column 'z'"),
-    ("wall.csv", "", r"wall.csv: the file is empty"),
-    ("wall.csv", "stone,x,y,z,corner\na,0,0,0,1\na,1,0,0,1\n", r"wall.csv, row 3: stone 'a' has two corners numbered 1"),
-    ("wall.json", "[{\"stone\": \"a\"", r"wall.json: malformed JSON"),
-    ("wall.json", "{\"a\": 1}", r"wall.json: the file must hold a list of rows"),
-    ("wall.json", "[{\"stone\": \"a\", \"x\": true, \"y\": 0, \"z\": 0}]", r"wall.json, item 0: x is True, not a number"),
-    ("wall.txt", "", r"wall.txt: unknown file type '.txt'"),
+@pytest.mark.parametrize("reader, name, text, message", [
+    # a malformed CSV row, refused with its row number (the header is row 1)
+    (read_points, "wall.csv", POINTS_HEADER + "a,0,0,0\na,1,0\n", r"wall.csv, row 3: 3 fields, but the header has 4"),
+    (read_points, "wall.csv", POINTS_HEADER + "a,0,0,0\na,1,zero,0\n", r"wall.csv, row 3: y is 'zero', not a number"),
+    (read_points, "wall.csv", POINTS_HEADER + "a,0,0,0\n,1,0,0\n", r"wall.csv, row 3: stone must be a non-empty text"),
+    (read_points, "wall.csv", POINTS_HEADER + "a,0,0,nan\n", r"wall.csv, row 2: z is 'nan', not a finite number"),
+    (read_points, "wall.csv", "stone,x,y\na,0,0\n", r"wall.csv, row 2: no column 'z'"),
+    (read_points, "wall.csv", "", r"wall.csv: the file is empty"),
+    (read_points, "wall.csv", "stone,x,y,z,corner\na,0,0,0,1\na,1,0,0,1\n",
+     r"wall.csv, row 3: stone 'a' has two corners numbered 1"),
+    (read_points, "wall.json", "[{\"stone\": \"a\"", r"wall.json: malformed JSON"),
+    (read_points, "wall.json", "{\"a\": 1}", r"wall.json: the file must hold a list of rows"),
+    (read_points, "wall.json", "[{\"stone\": \"a\", \"x\": true, \"y\": 0, \"z\": 0}]",
+     r"wall.json, item 0: x is True, not a number"),
+    (read_points, "wall.txt", "", r"wall.txt: unknown file type '.txt'"),
+    (read_stone_table, "stones.csv", TABLE_HEADER + "a,header,-0.2,\n",
+     r"stones.csv, row 2: depth must be positive, not -0.2 m"),
+    (read_stone_table, "stones.csv", TABLE_HEADER + "a,header,,underground\n",
+     r"stones.csv, row 2: survey is 'underground'; it must be one of face, all_round"),
+    (read_stone_table, "stones.csv", TABLE_HEADER + "a,header,,\na,stretcher,,\n",
+     r"stones.csv, row 3: stone 'a' is given twice"),
 ])
-def test_a_bad_points_file_is_named(tmp_path, name, text, message):
+def test_a_bad_file_or_row_is_named(tmp_path, reader, name, text, message):
     path = tmp_path / name
     path.write_text(text)
     with pytest.raises(SurveyError, match=message):
-        read_points(path)
+        reader(path)
 
 
 def test_stone_table_gives_entities_depths_and_attributes(tmp_path):
@@ -99,18 +103,6 @@ def test_stone_table_gives_entities_depths_and_attributes(tmp_path):
     assert table["a"] == StoneInfo({"stone": "a", "type": "header", "course": "3", "leaf": "outer",
                                     "attributes": {"mason_mark": "M", "condition": "eroded"}})
     assert table["b"] == StoneInfo({"stone": "b", "type": "core", "course": "3"}, 0.35, "all_round", 0.02)
-
-
-@pytest.mark.parametrize("rows, message", [
-    ("a,header,-0.2,\n", r"stones.csv, row 2: depth must be positive, not -0.2 m"),
-    ("a,header,,underground\n", r"stones.csv, row 2: survey is 'underground'; it must be one of face, all_round"),
-    ("a,header,,\na,stretcher,,\n", r"stones.csv, row 3: stone 'a' is given twice"),
-])
-def test_a_bad_stone_table_row_is_named(tmp_path, rows, message):
-    path = tmp_path / "stones.csv"
-    path.write_text("stone,type,depth,survey\n" + rows)
-    with pytest.raises(SurveyError, match=message):
-        read_stone_table(path)
 
 
 def write_ply(path, points, labels, label_type):
