@@ -5,6 +5,7 @@ import pytest
 
 from extrados import Model, ModelError, analyze
 from extrados.engine.generators import ground_slab
+from extrados.engine.survey import read_stone_table, read_survey
 from extrados.engine.survey.overlaps import resolve_overlaps
 from extrados.engine.survey.stones import StoneInfo, StonePoints, SurveyError
 from extrados.engine.survey.to_model import survey_to_model
@@ -204,3 +205,27 @@ def test_a_stone_without_a_depth_is_named(table, depths, message):
     stones = [StonePoints("a", square_face(0.0, 0.0, 0.0), NO_CORNERS)]
     with pytest.raises(SurveyError, match=message):
         survey_to_model(stones, table, depths, into_wall=(0.0, 1.0, 0.0))
+
+
+def test_a_corner_seen_from_two_stations_read_from_files(tmp_path):
+    # two walls meeting at a corner: a face in y = 0 seen from -y (x from 0.3 m on) and a face in x = 0 seen
+    # from -x; each stone extruded 0.3 m away from its own station, the blocks touch without overlapping
+    south, east = square_face(0.3, 0.0, 0.0), square_face(0.0, 0.0, 0.0)[:, [1, 0, 2]]
+    (tmp_path / "points.csv").write_text("stone,x,y,z\n" + "".join(
+        f"{stone},{x},{y},{z}\n" for stone, face in (("s", south), ("e", east)) for x, y, z in face))
+    (tmp_path / "stones.csv").write_text("stone,type,station_x,station_y,station_z,phase\n"
+                                         "s,stretcher,0.5,-8,0.5,1\n"
+                                         "e,stretcher,-8,0.5,0.5,2\n")
+    stones = read_survey(tmp_path / "points.csv")
+    document, report = survey_to_model(stones, read_stone_table(tmp_path / "stones.csv"), {"stretcher": 0.3})
+    south_block, east_block = (np.asarray(block["vertices"]) for block in document["blocks"])
+    assert south_block.min(axis=0) == pytest.approx([0.3, 0.0, 0.0], abs=1e-12)
+    assert south_block.max(axis=0) == pytest.approx([1.3, 0.3, 1.0], abs=1e-12)
+    assert east_block.min(axis=0) == pytest.approx([0.0, 0.0, 0.0], abs=1e-12)
+    assert east_block.max(axis=0) == pytest.approx([0.3, 1.0, 1.0], abs=1e-12)
+    assert document["blocks"][1]["entity"] == {"stone": "e", "type": "stretcher", "attributes": {"phase": "2"}}
+    assert report.overlaps == []
+    with pytest.raises(SurveyError, match="'s'.*no station in the stone table and neither viewpoint nor into_wall"):
+        survey_to_model(stones, {"s": StoneInfo({}, depth=0.3), "e": StoneInfo({}, depth=0.3)}, {})
+    with pytest.raises(SurveyError, match=r"points.txt: unknown survey file type '.txt' \(known: .csv, .json, .ply"):
+        read_survey(tmp_path / "points.txt")

@@ -86,6 +86,8 @@ TABLE_HEADER = "stone,type,depth,survey\n"
      r"stones.csv, row 2: survey is 'underground'; it must be one of face, all_round"),
     (read_stone_table, "stones.csv", TABLE_HEADER + "a,header,,\na,stretcher,,\n",
      r"stones.csv, row 3: stone 'a' is given twice"),
+    (read_stone_table, "stones.csv", "stone,station_x,station_y\na,1,2\n",
+     r"stones.csv, row 2: give all of station_x, station_y, station_z or none"),
 ])
 def test_a_bad_file_or_row_is_named(tmp_path, reader, name, text, message):
     path = tmp_path / name

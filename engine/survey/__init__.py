@@ -14,3 +14,24 @@ here take in order:
 then extruded neighbours that overlap are trimmed back to a shared plane (`overlaps`), and
 `to_model.survey_to_model` writes the model document and a per-stone report.
 """
+from pathlib import Path
+
+from extrados.engine.survey.cloud_readers import read_las, read_ply
+from extrados.engine.survey.stones import SurveyError
+from extrados.engine.survey.text_readers import read_points, read_stone_table
+from extrados.engine.survey.to_model import survey_to_model
+
+#: The reader of each survey file type, by suffix.
+READERS = {".csv": read_points, ".json": read_points, ".ply": read_ply, ".las": read_las, ".laz": read_las}
+
+
+def read_survey(path, **options):
+    """The stones of a survey file, read by its type (`READERS`); ``options`` go to the reader (the
+    label of a point cloud). SurveyError for an unknown type, naming the types there are."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in READERS:
+        raise SurveyError(f"unknown survey file type '{suffix}' (known: {', '.join(READERS)})", path=Path(path).name)
+    return READERS[suffix](path, **options)
+
+
+__all__ = ["READERS", "SurveyError", "read_stone_table", "read_survey", "survey_to_model"]

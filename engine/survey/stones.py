@@ -33,6 +33,7 @@ class StoneInfo(NamedTuple):
     depth: float = None        # m, extrusion depth of this stone; None: its type's
     survey: str = "face"       # one of SURVEY_KINDS
     reference_volume: float = None   # m^3, a volume to compare the block's with (an all-round stone)
+    station: tuple = None      # (3,) m, where the stone's face was seen from, over survey_to_model's viewpoint
 
 
 def grouped_points(labels, points, corner_order, where):

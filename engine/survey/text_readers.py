@@ -4,8 +4,9 @@ Both forms hold the same rows. A points row has the columns ``stone, x, y, z`` (
 corners of a measured outline (seed 002 sec. 4.3, "visible blocks vertex measurement"), ``corner``,
 the corner's rank along the outline (empty for a plain point). A stone table row has ``stone``, the
 entity fields of `stones.ENTITY_FIELDS`, ``depth`` (m, optional), ``survey`` (``face`` or
-``all_round``, optional), ``reference_volume`` (m^3, optional); any other column is a free
-attribute of the stone's entity (mason mark, phase, condition).
+``all_round``, optional), ``reference_volume`` (m^3, optional), ``station_x, station_y, station_z``
+(m, optional: where the stone's face was seen from, the survey station of its stereo pair); any other
+column is a free attribute of the stone's entity (mason mark, phase, condition).
 
 A CSV starts with its header row; a row is named by its line in the file (the header is row 1).
 A JSON file holds a list of objects, named by their index (``item 0``).
@@ -21,7 +22,8 @@ from extrados.engine.survey.stones import ENTITY_FIELDS, SURVEY_KINDS, StoneInfo
 
 POINT_COLUMNS = ("stone", "x", "y", "z")
 #: Columns of a stone table that are not entity attributes.
-TABLE_COLUMNS = ("stone", "depth", "survey", "reference_volume")
+STATION_COLUMNS = ("station_x", "station_y", "station_z")
+TABLE_COLUMNS = ("stone", "depth", "survey", "reference_volume") + STATION_COLUMNS
 
 
 def read_rows(path):
@@ -156,7 +158,11 @@ def stone_info(row, where):
     if survey not in SURVEY_KINDS:
         raise SurveyError(f"survey is {survey!r}; it must be one of {', '.join(SURVEY_KINDS)}", path=where)
     volume = None if is_blank(row, "reference_volume") else number(row, "reference_volume", where)
-    return stone, StoneInfo(entity, depth, survey, volume)
+    given = [not is_blank(row, column) for column in STATION_COLUMNS]
+    if any(given) and not all(given):
+        raise SurveyError(f"give all of {', '.join(STATION_COLUMNS)} or none", path=where)
+    station = tuple(number(row, column, where) for column in STATION_COLUMNS) if all(given) else None
+    return stone, StoneInfo(entity, depth, survey, volume, station)
 
 
 def read_stone_table(path):

@@ -58,7 +58,13 @@ class SurveyReport(NamedTuple):
 
 
 def face_block(stone, info, depth_table, viewpoint, into_wall):
-    """(vertices, faces, report fields) of a stone surveyed on its face (step 1)."""
+    """(vertices, faces, report fields) of a stone surveyed on its face (step 1); seen from its own
+    station when the stone table gives one, else from ``viewpoint`` or along ``into_wall``."""
+    if info.station is not None:
+        viewpoint, into_wall = info.station, None
+    if viewpoint is None and into_wall is None:
+        raise SurveyError("no station in the stone table and neither viewpoint nor into_wall given: "
+                          "cannot tell which side of its face is into the wall", block=stone.stone)
     plane = fit_plane(stone.points, stone.stone)
     face = outline(plane, stone.points, stone.corners, stone.stone)
     depth, depth_from = stone_depth(stone.stone, info, depth_table)
@@ -115,9 +121,12 @@ def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wa
         {stone type: extrusion depth in m} (header, stretcher, voussoir, quoin, through_stone, ...).
         Seed 002 gives no figures: there are no defaults.
     viewpoint : (3,) array_like, m, optional
-        Where the faces were seen from (the survey station); the wall lies beyond the faces.
+        Where the faces were seen from (the survey station); the wall lies beyond the faces. A stone's
+        own ``station`` in the stone table comes first (the faces of a tower's sides, seen from
+        stations around it).
     into_wall : (3,) array_like, optional
-        Or a direction into the wall (a wall reference plane's normal). Give exactly one of the two.
+        Or a direction into the wall (a wall reference plane's normal). Give at most one of the two,
+        and one of them for every stone without a station.
     base_blocks : sequence of dict
         Model-document blocks added as they are (a ground slab with ``"support": true``, an existing
         wall): stones that overlap them are trimmed back to their faces, never they.
@@ -135,11 +144,11 @@ def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wa
     Raises
     ------
     SurveyError
-        Naming the stone: no table entry, no depth, too few points, a face seen edge-on, a
-        block that trimming removes whole; or a base block that is not a convex polyhedron.
+        Naming the stone: no table entry, no depth, no side into the wall, too few points, a face
+        seen edge-on, a block that trimming removes whole; or a base block that is not a convex polyhedron.
     """
-    if (viewpoint is None) == (into_wall is None):
-        raise SurveyError("give exactly one of viewpoint and into_wall: which side of a face is into the wall")
+    if viewpoint is not None and into_wall is not None:
+        raise SurveyError("give viewpoint or into_wall, not both: either says which side of a face is into the wall")
     if overlaps not in OVERLAP_MODES:
         raise SurveyError(f"overlaps is {overlaps!r}; it must be one of {', '.join(OVERLAP_MODES)}")
     blocks, reports = [], []
