@@ -92,7 +92,7 @@ def convex_block(points, stone):
         hull = ConvexHull(points)
     except QhullError:
         raise SurveyError(f"its {len(points)} points span no volume: survey it all round or give it a depth",
-                          block=stone) from None
+                          stone=stone) from None
     size = float(np.ptp(points, axis=0).max())
     vertices, faces = compact(hull.points, polygon_faces(hull, size))
     inside = -(points @ hull.equations[:, :3].T + hull.equations[:, 3]).max(axis=1)   # (n,) m to the boundary
@@ -125,9 +125,9 @@ def clipped(vertices, faces, normal, offset):
     edges = block_edges(faces)
     a, b = height[edges[:, 0]], height[edges[:, 1]]
     crossing = (a < 0.0) != (b < 0.0)
-    t = a[crossing] / (a[crossing] - b[crossing])
-    points = np.vstack([vertices[height <= 0.0],
-                        vertices[edges[crossing, 0]] + t[:, None] * (vertices[edges[crossing, 1]] - vertices[edges[crossing, 0]])])
+    t = a[crossing] / (a[crossing] - b[crossing])                # where each crossing edge meets the plane
+    start, end = vertices[edges[crossing, 0]], vertices[edges[crossing, 1]]
+    points = np.vstack([vertices[height <= 0.0], start + t[:, None] * (end - start)])
     try:
         hull = ConvexHull(points)
     except (QhullError, ValueError):

@@ -36,12 +36,15 @@ def into_wall_normal(plane, stone, viewpoint=None, into_wall=None):
     SurveyError
         The face is seen edge-on (within EDGE_ON_COSINE).
     """
-    direction = (plane.centroid - np.asarray(viewpoint, float)) if viewpoint is not None else np.asarray(into_wall, float)
+    if viewpoint is not None:
+        direction = plane.centroid - np.asarray(viewpoint, float)
+    else:
+        direction = np.asarray(into_wall, float)
     cosine = float(plane.normal @ direction) / np.linalg.norm(direction)
     if abs(cosine) < EDGE_ON_COSINE:
         source = "viewpoint" if viewpoint is not None else "direction into the wall"
         raise SurveyError(f"its face is seen edge-on from the {source} ({np.degrees(np.arccos(abs(cosine))):.1f} "
-                          "degrees off its normal): cannot tell which side is into the wall", block=stone)
+                          "degrees off its normal): cannot tell which side is into the wall", stone=stone)
     return plane.normal if cosine > 0.0 else -plane.normal
 
 
@@ -64,14 +67,14 @@ def stone_depth(stone, info, depth_table):
         return info.depth, "stone"
     kind = info.entity.get("type")
     if kind is None:
-        raise SurveyError("no depth: give the stone a depth or a type in the stone table", block=stone)
+        raise SurveyError("no depth: give the stone a depth or a type in the stone table", stone=stone)
     if kind not in depth_table:
         known = ", ".join(sorted(depth_table)) or "none"
-        raise SurveyError(f"no depth for its type '{kind}' in the depth table (it has: {known})", block=stone)
+        raise SurveyError(f"no depth for its type '{kind}' in the depth table (it has: {known})", stone=stone)
     depth = depth_table[kind]
     if not (isinstance(depth, (int, float)) and not isinstance(depth, bool) and np.isfinite(depth) and depth > 0):
         raise SurveyError(f"the depth table gives type '{kind}' the depth {depth!r}, not a positive number (m)",
-                          block=stone)
+                          stone=stone)
     return float(depth), "type"
 
 

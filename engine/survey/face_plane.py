@@ -51,11 +51,11 @@ def fit_plane(points, stone):
         Fewer than 3 points, or points on one line (no plane).
     """
     if len(points) < 3:
-        raise SurveyError(f"{len(points)} points; a face plane needs at least 3", block=stone)
+        raise SurveyError(f"{len(points)} points; a face plane needs at least 3", stone=stone)
     centroid = points.mean(axis=0)
     _, singular, right = np.linalg.svd(points - centroid, full_matrices=False)
     if not singular[1] > TOL.geometric_relative * singular[0]:
-        raise SurveyError(f"its {len(points)} points lie on one line: they span no face plane", block=stone)
+        raise SurveyError(f"its {len(points)} points lie on one line: they span no face plane", stone=stone)
     distance = (points - centroid) @ right[2]                   # (n,) out-of-plane distances, m
     axes = np.array([right[0], np.cross(right[2], right[0])])
     return FacePlane(centroid, right[2], axes, float(np.sqrt(np.mean(distance ** 2))),
@@ -92,12 +92,12 @@ def outline(plane, points, corners, stone):
     """
     measured = len(corners) > 0
     if measured and len(corners) < 3:
-        raise SurveyError(f"{len(corners)} measured corners; an outline needs at least 3", block=stone)
+        raise SurveyError(f"{len(corners)} measured corners; an outline needs at least 3", stone=stone)
     uv = in_plane(plane, corners if measured else points)
     try:
         hull = ConvexHull(uv)
     except QhullError:
-        raise SurveyError("its face outline has zero area", block=stone) from None
+        raise SurveyError("its face outline has zero area", stone=stone) from None
     inside = -(uv @ hull.equations[:, :2].T + hull.equations[:, 2]).max(axis=1)   # (k,) m to the hull's edge
     deviation = float(inside.max()) if measured else 0.0
     ring = uv[hull.vertices]                                   # counter-clockwise in (u, v)

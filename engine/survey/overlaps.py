@@ -117,7 +117,7 @@ def trimmed_pair(ids, blocks, fixed, a, b, trim):
             cut = clipped(*blocks[index], sign * normal, sign * offset)
             if cut is None:
                 raise SurveyError(f"trimming its overlap with '{ids[b if index == a else a]}' leaves nothing of it",
-                                  block=ids[index])
+                                  stone=ids[index])
             lost[k] = block_volume(*blocks[index]) - block_volume(*cut)
             blocks[index] = cut
     return Overlap(ids[a], ids[b], depth, shared, lost[0], lost[1])

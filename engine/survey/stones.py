@@ -14,8 +14,12 @@ SURVEY_KINDS = ("face", "all_round")
 
 
 class SurveyError(ModelError):
-    """A survey file or stone table that cannot be read: ``path`` names the file and the row,
-    point or stone (``wall.csv, row 7``)."""
+    """A survey that cannot become blocks: ``path`` names the file and its row or point
+    (``wall.csv, row 7``), or ``stone`` the stone (``stone 'c3s12'``)."""
+
+    def __init__(self, message, path=None, stone=None, block=None):
+        self.stone = stone
+        super().__init__(message, path=path or (f"stone '{stone}'" if stone is not None else None), block=block)
 
 
 class StonePoints(NamedTuple):

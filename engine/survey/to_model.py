@@ -64,7 +64,7 @@ def face_block(stone, info, depth_table, viewpoint, into_wall):
         viewpoint, into_wall = info.station, None
     if viewpoint is None and into_wall is None:
         raise SurveyError("no station in the stone table and neither viewpoint nor into_wall given: "
-                          "cannot tell which side of its face is into the wall", block=stone.stone)
+                          "cannot tell which side of its face is into the wall", stone=stone.stone)
     plane = fit_plane(stone.points, stone.stone)
     face = outline(plane, stone.points, stone.corners, stone.stone)
     depth, depth_from = stone_depth(stone.stone, info, depth_table)
@@ -155,7 +155,7 @@ def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wa
     for stone in stones:
         info = stone_table.get(stone.stone)
         if info is None:
-            raise SurveyError("no entry in the stone table", block=stone.stone)
+            raise SurveyError("no entry in the stone table", stone=stone.stone)
         block, report = stone_block(stone, info, depth_table, viewpoint, into_wall)
         blocks.append(block)
         reports.append(report)
