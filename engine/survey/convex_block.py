@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.spatial import ConvexHull, QhullError
 
+from extrados.engine.geometry.polyhedron import cross3
 from extrados.engine.survey.stones import SurveyError
 from extrados.engine.tolerance import TOL
 
@@ -35,31 +36,23 @@ def polygon_faces(hull, size):
     ----------
     hull : scipy.spatial.ConvexHull
     size : float, m
-        The block's size: triangles whose planes differ by less than TOL.geometric_relative times
-        it are one face.
+        The block's size: a triangle whose corners lie within TOL.geometric_relative times it of
+        another triangle's plane (facing the same way) belongs to that triangle's face.
     """
-    equations = hull.equations                                  # (n_triangles, 4): n . x + d <= 0 inside
-    tolerance = TOL.geometric_relative * size
-    face_of = np.full(len(equations), -1)
-    faces = []
-    for triangle in range(len(equations)):
-        if face_of[triangle] >= 0:
-            continue
-        normal, offset = equations[triangle, :3], equations[triangle, 3]
-        corners_off = np.abs(hull.points[hull.simplices] @ normal + offset).max(axis=1)   # (n_triangles,)
-        same = (face_of < 0) & (corners_off <= tolerance) & (equations[:, :3] @ normal > 0.0)
-        face_of[same] = len(faces)
-        corners = np.unique(hull.simplices[same])
-        faces.append(counter_clockwise(hull.points, corners, normal))
-    return faces
+    normal, offset = hull.equations[:, :3], hull.equations[:, 3]            # n . x + d <= 0 inside
+    corners = hull.points[hull.simplices]                                   # (n_triangles, 3, 3)
+    off_plane = np.abs(np.einsum("tcx,px->tpc", corners, normal) + offset[None, :, None]).max(axis=2)
+    same = (off_plane <= TOL.geometric_relative * size) & (normal @ normal.T > 0.0)   # (n_triangles, n_triangles)
+    plane_of = same.argmax(axis=1)                                          # first triangle of each one's plane
+    return [counter_clockwise(hull.points, np.unique(hull.simplices[plane_of == plane]), normal[plane])
+            for plane in np.unique(plane_of)]
 
 
 def counter_clockwise(points, corners, normal):
     """``corners`` (indices into points) sorted counter-clockwise about ``normal`` (a convex polygon)."""
-    centre = points[corners].mean(axis=0)
-    u = points[corners[0]] - centre
-    v = np.cross(normal, u)
-    offset = points[corners] - centre
+    offset = points[corners] - points[corners].mean(axis=0)
+    u = offset[0]
+    v = cross3(normal[None, :], u[None, :])[0]
     return corners[np.argsort(np.arctan2(offset @ v, offset @ u))].tolist()
 
 

@@ -15,7 +15,9 @@ user asks only for the report:
    the survey missed), through the middle of the penetration, n . x = (max_A + min_B) / 2; a
    support is not trimmed, so the plane then lies on the support's face.
 4. Each block keeps its side of the plane (`convex_block.clipped`); the volume each loses is
-   reported, with the volume the two shared before (A clipped by every face plane of B).
+   reported, with the volume the two shared before: the intersection of the face half-spaces of
+   both (scipy.spatial.HalfspaceIntersection), from the centre of the largest ball inside it (the
+   Chebyshev centre, a linear program: max r subject to n_f . x + r <= d_f for every face f).
 
 Trimming only removes material, so a pair once separated stays separated when later pairs trim
 either block again.
@@ -23,6 +25,8 @@ either block again.
 from typing import NamedTuple
 
 import numpy as np
+from scipy.optimize import linprog
+from scipy.spatial import ConvexHull, HalfspaceIntersection, QhullError
 
 from extrados.engine.collision.broad_phase import sweep_and_prune
 from extrados.engine.geometry.polyhedron import block_volume, face_centroids, face_loops, face_normals
@@ -77,15 +81,20 @@ def penetrations(vertices_a, vertices_b, axes):
     return np.minimum(forward, backward), forward <= backward
 
 
-def overlap_volume(block_a, block_b):
-    """m^3, the volume of A inside B: A clipped by every face plane of B."""
-    vertices, faces = block_a
-    for normal, offset in zip(*unit_face_planes(*block_b)):
-        cut = clipped(vertices, faces, normal, offset)
-        if cut is None:
-            return 0.0
-        vertices, faces = cut
-    return block_volume(vertices, faces)
+def overlap_volume(block_a, block_b, thinnest):
+    """m^3, the volume A and B share (step 4); 0 when no ball of radius ``thinnest`` (m) fits in it."""
+    planes = [unit_face_planes(*block) for block in (block_a, block_b)]
+    normal = np.vstack([planes[0][0], planes[1][0]])                        # (n_faces, 3), unit, outward
+    offset = np.concatenate([planes[0][1], planes[1][1]])                   # (n_faces,), m
+    centre = linprog([0.0, 0.0, 0.0, -1.0], A_ub=np.column_stack([normal, np.ones(len(normal))]), b_ub=offset,
+                     bounds=[(None, None)] * 3 + [(0.0, None)], method="highs")
+    if centre.status != 0 or centre.x[3] <= thinnest:
+        return 0.0
+    try:
+        corners = HalfspaceIntersection(np.column_stack([normal, -offset]), centre.x[:3]).intersections
+        return float(ConvexHull(corners).volume)
+    except QhullError:
+        return 0.0
 
 
 def shared_plane(block_a, block_b, fixed_a, fixed_b):
@@ -107,7 +116,7 @@ def trimmed_pair(ids, blocks, fixed, a, b, trim):
     size = min(np.ptp(vertices_a, axis=0).max(), np.ptp(vertices_b, axis=0).max())
     if penetrations(vertices_a, vertices_b, axes)[0].min() <= OVERLAP_RELATIVE * size:
         return None
-    shared = overlap_volume(blocks[a], blocks[b])
+    shared = overlap_volume(blocks[a], blocks[b], OVERLAP_RELATIVE * size)
     normal, offset, depth = shared_plane(blocks[a], blocks[b], fixed[a], fixed[b])
     lost = [0.0, 0.0]
     if trim:
