@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from extrados import Model, ModelError, analyze
-from extrados.engine.generators import ground_slab
+from extrados.engine.generators import generate, ground_slab
 from extrados.engine.survey import read_stone_table, read_survey
 from extrados.engine.survey.overlaps import resolve_overlaps
 from extrados.engine.survey.stones import StoneInfo, StonePoints, SurveyError
+from extrados.engine.survey.synthetic import synthetic_survey
 from extrados.engine.survey.to_model import survey_to_model
 
 SIGMA = 0.002                                      # m, measurement noise, isotropic
@@ -229,3 +230,21 @@ def test_a_corner_seen_from_two_stations_read_from_files(tmp_path):
         survey_to_model(stones, {"s": StoneInfo({}, depth=0.3), "e": StoneInfo({}, depth=0.3)}, {})
     with pytest.raises(SurveyError, match=r"points.txt: unknown survey file type '.txt' \(known: .csv, .json, .ply"):
         read_survey(tmp_path / "points.txt")
+
+
+def test_a_synthetic_survey_without_noise_gives_the_blocks_back():
+    # the outer facing of a two-leaf wall seen from the front: each face's points (its corners among them)
+    # extruded by the block's depth behind it are the block again, to round-off
+    document = generate("two_leaf_wall", courses=3)
+    outer = [block for block in document["blocks"] if block.get("entity", {}).get("leaf") == "outer"]
+    stones, table = synthetic_survey(outer, VIEWPOINT, 200, 0.0, np.random.default_rng(3))
+    rebuilt, report = survey_to_model(stones, table, {}, viewpoint=VIEWPOINT)
+    assert report.overlaps == [] and len(rebuilt["blocks"]) == len(outer)
+    for block, original in zip(rebuilt["blocks"], outer):
+        assert len(block["vertices"]) == 8 and block["entity"] == original["entity"]
+        corners = [sorted(map(tuple, np.round(b["vertices"], 12))) for b in (block, original)]
+        assert corners[0] == corners[1]
+    # with noise, the planes' residuals are the noise again (600 points a face)
+    stones, table = synthetic_survey(outer, VIEWPOINT, 600, SIGMA, np.random.default_rng(4))
+    _, report = survey_to_model(stones, table, {}, viewpoint=VIEWPOINT)
+    assert np.mean([stone.plane_rms_m for stone in report.stones]) == pytest.approx(SIGMA, rel=0.05)

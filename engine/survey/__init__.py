@@ -12,7 +12,8 @@ here take in order:
    simplification of sec. 4.1);
 
 then extruded neighbours that overlap are trimmed back to a shared plane (`overlaps`), and
-`to_model.survey_to_model` writes the model document and a per-stone report.
+`to_model.survey_to_model` writes the model document and a per-stone report. `synthetic` draws a
+noisy survey of known blocks, for examples and checks.
 """
 from pathlib import Path
 

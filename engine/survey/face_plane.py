@@ -7,7 +7,9 @@ With isotropic measurement noise of standard deviation sigma, E[RMS^2] = sigma^2
 
 Outline: the 2D convex hull (scipy.spatial.ConvexHull) of the points, or of the measured corners
 when the survey gives them, projected onto the plane; a face is convex once outlined, the blocky
-simplification of sec. 4.1 for an eroded or bevelled edge.
+simplification of sec. 4.1 for an eroded or bevelled edge. Qhull keeps points that lie on a hull
+edge to round-off (points measured along a straight joint) as corners; a corner within
+TOL.geometric_relative times the outline's size of the chord of its neighbours is dropped.
 """
 from typing import NamedTuple
 
@@ -67,6 +69,21 @@ def in_plane(plane, points):
     return (points - plane.centroid) @ plane.axes.T
 
 
+def without_straight_corners(ring):
+    """A convex polygon (k, 2) less the corners that lie on the chord of their neighbours to round-off."""
+    tolerance = TOL.geometric_relative * np.ptp(ring, axis=0).max()
+    while len(ring) > 3:
+        before, after = np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)
+        chord = after - before
+        cross = chord[:, 0] * (ring[:, 1] - before[:, 1]) - chord[:, 1] * (ring[:, 0] - before[:, 0])
+        distance = np.abs(cross) / np.linalg.norm(chord, axis=1)           # (k,) m from the neighbours' chord
+        straightest = int(np.argmin(distance))
+        if distance[straightest] > tolerance:
+            break
+        ring = np.delete(ring, straightest, axis=0)
+    return ring
+
+
 def outline(plane, points, corners, stone):
     """The convex outline of a face in its plane.
 
@@ -100,5 +117,5 @@ def outline(plane, points, corners, stone):
         raise SurveyError("its face outline has zero area", stone=stone) from None
     inside = -(uv @ hull.equations[:, :2].T + hull.equations[:, 2]).max(axis=1)   # (k,) m to the hull's edge
     deviation = float(inside.max()) if measured else 0.0
-    ring = uv[hull.vertices]                                   # counter-clockwise in (u, v)
+    ring = without_straight_corners(uv[hull.vertices])         # counter-clockwise in (u, v)
     return FaceOutline(plane.centroid + ring @ plane.axes, float(hull.volume), deviation)
