@@ -387,7 +387,7 @@ def read_blocks(rows):
         column(rows, "orientation", 4), np.hstack([column(rows, "velocity", 3), column(rows, "angular_velocity", 3)]),
         column(rows, "stress", 3, 3), column(principal, "values", 3), column(principal, "directions", 3, 3),
         column(rows, "p"), column(rows, "q"), column(rows, "stress_asymmetry"),
-        copy.deepcopy(tuple(row["entity"] for row in rows)))
+        copy.deepcopy(tuple(row.get("entity") for row in rows)))   # none in documents written before entities
 
 
 def block_pairs(rows, index):

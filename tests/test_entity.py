@@ -39,6 +39,13 @@ def test_every_result_gives_each_block_its_entity(kind):
     assert Result.from_dict(result).to_dict() == result
 
 
+def test_a_result_document_written_before_entities_reads_with_none():
+    result = analyze(Model.from_dict(column()), ANALYSES["static"]).to_dict()
+    older = dict(result, blocks=[{key: value for key, value in block.items() if key != "entity"}
+                                 for block in result["blocks"]])
+    assert Result.from_dict(older).blocks.entity == (None, None, None)
+
+
 def test_the_model_keeps_the_entity_and_shares_it_with_no_result():
     model = Model.from_dict(column())
     assert [block.get("entity") for block in model.to_dict()["blocks"]] == [None, LOWER, UPPER]
