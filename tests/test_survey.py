@@ -201,8 +201,9 @@ def test_a_stone_surveyed_all_round_becomes_its_hull():
     ({}, {}, "^stone 'a': no entry in the stone table"),
     ({"a": StoneInfo({"type": "voussoir"})}, {"header": 0.4}, "^stone 'a': no depth for its type 'voussoir'"),
     ({"a": StoneInfo({})}, {}, "^stone 'a': no depth: give the stone a depth or a type"),
+    ({"a": StoneInfo({}, survey="all_round")}, {}, "^stone 'a': surveyed all round, yet the points lie in one plane"),
 ])
-def test_a_stone_without_a_depth_is_named(table, depths, message):
+def test_a_stone_without_a_depth_or_a_volume_is_named(table, depths, message):
     stones = [StonePoints("a", square_face(0.0, 0.0, 0.0), NO_CORNERS)]
     with pytest.raises(SurveyError, match=message):
         survey_to_model(stones, table, depths, into_wall=(0.0, 1.0, 0.0))

@@ -6,17 +6,16 @@ hull of its points (scipy.spatial.ConvexHull); how far the stone departs from it
 distance of a measured point inside the hull (the depth of an erosion hollow or a re-entrant corner).
 `clipped` cuts a convex block by a half-space, the trimming of `overlaps`.
 
-Qhull returns triangles; the triangles of one plane (to TOL.geometric_relative times the block's
-size) are merged into one polygon face, as the model document writes a face.
+The block's polygon faces are those of a block given by points (engine.geometry.hull.hull_block).
 """
 from typing import NamedTuple
 
 import numpy as np
-from scipy.spatial import ConvexHull, QhullError
+from scipy.spatial import ConvexHull
 
-from extrados.engine.geometry.polyhedron import cross3
+from extrados.engine.geometry.hull import hull_block
+from extrados.engine.geometry.polyhedron import GeometryError
 from extrados.engine.survey.stones import SurveyError
-from extrados.engine.tolerance import TOL
 
 
 class HullBlock(NamedTuple):
@@ -26,42 +25,6 @@ class HullBlock(NamedTuple):
     faces: list                # list of list of int, counter-clockwise seen from outside
     volume_m3: float
     deviation_m: float         # largest distance of a point inside the hull's boundary
-
-
-def polygon_faces(hull, size):
-    """The faces of a 3D hull as polygons: triangles of one plane merged, corners counter-clockwise
-    about the outward normal, indices into ``hull.points``.
-
-    Parameters
-    ----------
-    hull : scipy.spatial.ConvexHull
-    size : float, m
-        The block's size: a triangle whose corners lie within TOL.geometric_relative times it of
-        another triangle's plane (facing the same way) belongs to that triangle's face.
-    """
-    normal, offset = hull.equations[:, :3], hull.equations[:, 3]            # n . x + d <= 0 inside
-    corners = hull.points[hull.simplices]                                   # (n_triangles, 3, 3)
-    off_plane = np.abs(np.einsum("tcx,px->tpc", corners, normal) + offset[None, :, None]).max(axis=2)
-    same = (off_plane <= TOL.geometric_relative * size) & (normal @ normal.T > 0.0)   # (n_triangles, n_triangles)
-    plane_of = same.argmax(axis=1)                                          # first triangle of each one's plane
-    return [counter_clockwise(hull.points, np.unique(hull.simplices[plane_of == plane]), normal[plane])
-            for plane in np.unique(plane_of)]
-
-
-def counter_clockwise(points, corners, normal):
-    """``corners`` (indices into points) sorted counter-clockwise about ``normal`` (a convex polygon)."""
-    offset = points[corners] - points[corners].mean(axis=0)
-    u = offset[0]
-    v = cross3(normal[None, :], u[None, :])[0]
-    return corners[np.argsort(np.arctan2(offset @ v, offset @ u))].tolist()
-
-
-def compact(points, faces):
-    """(vertices, faces) keeping only the points the faces use, renumbered."""
-    used = np.unique(np.concatenate(faces))
-    index = np.full(len(points), -1)
-    index[used] = np.arange(len(used))
-    return points[used], [index[face].tolist() for face in faces]
 
 
 def convex_block(points, stone):
@@ -82,12 +45,10 @@ def convex_block(points, stone):
         Points that span no volume.
     """
     try:
-        hull = ConvexHull(points)
-    except QhullError:
-        raise SurveyError(f"its {len(points)} points span no volume: survey it all round or give it a depth",
-                          stone=stone) from None
-    size = float(np.ptp(points, axis=0).max())
-    vertices, faces = compact(hull.points, polygon_faces(hull, size))
+        vertices, faces = hull_block(points)
+    except GeometryError as exc:
+        raise SurveyError(f"surveyed all round, yet {exc}; give it a depth to extrude its face", stone=stone) from None
+    hull = ConvexHull(points)
     inside = -(points @ hull.equations[:, :3].T + hull.equations[:, 3]).max(axis=1)   # (n,) m to the boundary
     return HullBlock(vertices, faces, float(hull.volume), float(inside.max()))
 
@@ -122,7 +83,6 @@ def clipped(vertices, faces, normal, offset):
     start, end = vertices[edges[crossing, 0]], vertices[edges[crossing, 1]]
     points = np.vstack([vertices[height <= 0.0], start + t[:, None] * (end - start)])
     try:
-        hull = ConvexHull(points)
-    except (QhullError, ValueError):
+        return hull_block(points)
+    except GeometryError:
         return None
-    return compact(hull.points, polygon_faces(hull, float(np.ptp(vertices, axis=0).max())))
