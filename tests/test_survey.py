@@ -1,5 +1,7 @@
 """Surveyed stones to blocks (engine.survey, seed 002 sec. 4.3): a synthetic survey of a small wall
 taken to a model and analysed, and the closed forms of each stage (plane, extrusion, trimming, hull)."""
+import json
+
 import numpy as np
 import pytest
 
@@ -112,6 +114,9 @@ def test_trimmed_wall_has_no_overlaps_stands_and_keeps_its_entities(surveyed_wal
         trimmed = sum(o.trimmed_a_m3 for o in report.overlaps if o.block_a == stone.stone) + \
             sum(o.trimmed_b_m3 for o in report.overlaps if o.block_b == stone.stone)
         assert stone.trimmed_m3 == pytest.approx(trimmed, rel=1e-12) and 0.0 < trimmed < 0.1 * stone.volume_m3
+    written = json.loads(json.dumps(report.to_dict(), allow_nan=False))      # the report is plain JSON
+    assert [stone["stone"] for stone in written["stones"]] == ids[:-1]
+    assert written["overlaps"][0] == report.overlaps[0]._asdict()
     model = Model.from_dict(document)
     again = resolve_overlaps(ids, [(np.asarray(b["vertices"]), b["faces"]) for b in model.to_dict()["blocks"]],
                              [False] * (len(ids) - 1) + [True], trim=False)[1]
