@@ -254,3 +254,16 @@ def test_a_synthetic_survey_without_noise_gives_the_blocks_back():
     stones, table = synthetic_survey(outer, VIEWPOINT, 600, SIGMA, np.random.default_rng(4))
     _, report = survey_to_model(stones, table, {}, viewpoint=VIEWPOINT)
     assert np.mean([stone.plane_rms_m for stone in report.stones]) == pytest.approx(SIGMA, rel=0.05)
+
+
+def test_base_blocks_may_be_given_by_points_and_bad_ones_are_named():
+    stones = [StonePoints("a", square_face(0.0, 0.0, -0.004), NO_CORNERS)]
+    slab = {"id": "ground", "support": True, "points": np.asarray(ground()["vertices"]).tolist()}
+    document, report = survey_to_model(stones, {"a": StoneInfo({}, depth=0.3)}, {}, into_wall=(0.0, 1.0, 0.0),
+                                       base_blocks=[slab])
+    assert report.overlaps[0].trimmed_a_m3 == pytest.approx(0.004 * 0.3, rel=1e-9)
+    for bad, message in (({"id": "g"}, r"base_blocks\[0\] 'g': a base block needs vertices and faces, or points"),
+                         ({"id": "g", "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]},
+                          r"base_blocks\[0\] 'g': the points lie in one plane")):
+        with pytest.raises(SurveyError, match=message):
+            survey_to_model(stones, {"a": StoneInfo({}, depth=0.3)}, {}, into_wall=(0.0, 1.0, 0.0), base_blocks=[bad])

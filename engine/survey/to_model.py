@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from extrados.engine.geometry.hull import hull_block
 from extrados.engine.geometry.polyhedron import GeometryError, block_volume, validated_block
 from extrados.engine.model import FORMAT
 from extrados.engine.survey.convex_block import convex_block
@@ -96,11 +97,16 @@ def stone_block(stone, info, depth_table, viewpoint, into_wall):
 
 
 def checked_base_blocks(base_blocks):
-    """(vertices, outward faces) of each base block; SurveyError naming a block that is not a convex polyhedron."""
+    """(vertices, outward faces) of each base block (given by vertices and faces, or by points); SurveyError
+    naming a block that is neither, or not a convex polyhedron."""
     checked = []
     for index, block in enumerate(base_blocks):
+        if not ({"vertices", "faces"} <= block.keys() or "points" in block):
+            raise SurveyError("a base block needs vertices and faces, or points", path=f"base_blocks[{index}]",
+                              block=block.get("id"))
         try:
-            checked.append(validated_block(block["vertices"], block["faces"]))
+            shape = hull_block(block["points"]) if "points" in block else (block["vertices"], block["faces"])
+            checked.append(validated_block(*shape))
         except GeometryError as exc:
             raise SurveyError(str(exc), path=f"base_blocks[{index}]", block=block.get("id")) from None
     return checked
