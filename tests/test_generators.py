@@ -477,7 +477,7 @@ def test_rocking_block_has_the_housner_slenderness():
 
 def test_registry_describes_each_function_signature():
     assert set(GENERATORS) == {"arch", "wall", "column", "incline", "stack", "rocking_block", "spandrel_wall",
-                               "wall_over_gap", "cylinder", "panel"}
+                               "wall_over_gap", "cylinder", "panel", "two_leaf_wall"}
     for name, generator in GENERATORS.items():
         assert generator.name == name and generator.help
         signature = inspect.signature(generator.function).parameters

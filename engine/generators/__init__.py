@@ -322,12 +322,12 @@ def described_parameters(function, descriptions):
 
 
 from extrados.engine.generators import (  # noqa: E402  (they use the above)
-    arch, block, column, cylinder, incline, panel, spandrel, stack, wall, wall_gap,
+    arch, block, column, cylinder, incline, panel, spandrel, stack, two_leaf_wall, wall, wall_gap,
 )
 
 GENERATORS = {generator.name: generator for generator in (
     arch.GENERATOR, wall.GENERATOR, column.GENERATOR, incline.GENERATOR, stack.GENERATOR, block.GENERATOR,
-    spandrel.GENERATOR, wall_gap.GENERATOR, cylinder.GENERATOR, panel.GENERATOR)}
+    spandrel.GENERATOR, wall_gap.GENERATOR, cylinder.GENERATOR, panel.GENERATOR, two_leaf_wall.GENERATOR)}
 
 
 def generate(name, **params):
