@@ -3,6 +3,10 @@
 A 1 m cube drawn 20 mm into the ground below it, and a second 20 mm into the first: the depths,
 the cuts (half of each overlap) and the volumes removed are known in closed form.
 """
+import json
+import subprocess
+import sys
+
 import jsonschema
 import numpy as np
 import pytest
@@ -87,3 +91,17 @@ def test_a_cube_cut_by_an_oblique_plane_keeps_the_volume_of_the_part_below_it():
     volume = unit_mass_properties([(np.asarray(vertices), faces)])[0][0]
     assert volume == pytest.approx(1 - 1 / 6, rel=1e-12)
     assert len(faces) == 7   # the six faces, three of them cut, and the triangular cap
+
+
+def test_the_command_line_says_what_shrink_cut_and_refuses_by_default(tmp_path):
+    model = tmp_path / "cubes.json"
+    model.write_text(json.dumps(stacked_cubes({"mode": "shrink"})))
+    done = subprocess.run([sys.executable, "-m", "extrados", "analyze", str(model)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert ("overlaps (shrink): 2 pairs of blocks overlapped as drawn, the deepest by 0.02 m; 3 blocks cut, "
+            "at most 0.01 m and 2 % of its volume (a)") in done.stderr
+    model.write_text(json.dumps(stacked_cubes()))
+    refused = subprocess.run([sys.executable, "-m", "extrados", "analyze", str(model)], capture_output=True,
+                             text=True, timeout=300)
+    assert refused.returncode == 2 and "settings.overlap" in refused.stderr
