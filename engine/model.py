@@ -24,6 +24,7 @@ from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
 from extrados.engine.errors import ModelError
 from extrados.engine.io.model_document import (BLOCK_DEFAULTS, LOAD_DEFAULTS, MODEL_DEFAULTS, SETTINGS_DEFAULTS,
                                                plain_faces, plain_vertices, validate_block, validate_schema)
+from extrados.engine.geometry.hull import hull_block
 from extrados.engine.geometry.packed import pack_polyhedra
 from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_blocks, unit_mass_properties, validated_block
 from extrados.engine.io.compas_data import DocumentData
@@ -73,6 +74,7 @@ class Mechanics:
     dead_wrench: np.ndarray   # (n_blocks, 6) float64: force N and moment N m about the centre of mass
     live_wrench: np.ndarray   # (n_blocks, 6) float64: the part a load factor multiplies
     size: float               # m, diagonal of the model's bounding box
+    entity: tuple             # (n_blocks,) dict or None: each block's architectural entity (seed 002 sec. 2.1)
 
     @property
     def n_blocks(self):
@@ -130,7 +132,7 @@ class Model(DocumentData):
             blocks = list(reuse._doc["blocks"])
             self.__dict__["geometry"] = reuse.geometry
         else:
-            given = copied(doc["blocks"])
+            given = [self._shaped_block(block, index) for index, block in enumerate(copied(doc["blocks"]))]
             checked = prevalidated_blocks([(block["vertices"], block["faces"]) for block in given])
             blocks = [self._checked_block(b, i, c) for i, (b, c) in enumerate(zip(given, checked))]
         self._doc = {key: blocks if key == "blocks" else rest[key] for key in doc}
@@ -176,7 +178,8 @@ class Model(DocumentData):
         return cls.from_dict(doc)
 
     def to_dict(self):
-        """The model document (faces oriented outward), a deep copy."""
+        """The model document (faces oriented outward; a block given by points as the vertices and
+        faces of their hull), a deep copy."""
         return copied(self._doc)
 
     def to_json(self, **kwargs):
@@ -233,8 +236,9 @@ class Model(DocumentData):
         return load.get("live", LOAD_DEFAULTS["live"])
 
     # --- building in Python -----------------------------------------------
-    def add_block(self, mesh=None, *, id=None, vertices=None, faces=None, material=None, support=False):
-        """Add a closed convex block from a COMPAS Mesh or from vertices and faces.
+    def add_block(self, mesh=None, *, id=None, vertices=None, faces=None, points=None, material=None, support=False,
+                  entity=None):
+        """Add a closed convex block from a COMPAS Mesh, from vertices and faces, or from points.
 
         Parameters
         ----------
@@ -243,20 +247,32 @@ class Model(DocumentData):
             Defaults to "b{index}".
         vertices : (n, 3) array_like, optional
         faces : list of list of int, optional
+        points : (n, 3) array_like, optional
+            m; the block is their convex hull (engine.geometry.hull), in place of vertices and faces.
         material : str, optional
         support : bool
+        entity : dict, optional
+            The block's architectural entity (model_schema.json, $defs/entity: building, wall, leaf,
+            course, stone, type and free attributes; seed 002 sec. 2.1), given back by every result.
         """
         if mesh is not None:
             vertices, faces = mesh.to_vertices_and_faces()
         index = len(self._doc["blocks"])
-        block = {"id": id if id is not None else f"b{index}", "vertices": plain_vertices(vertices, index),
-                 "faces": plain_faces(faces, index)}
+        block = {"id": id if id is not None else f"b{index}"}
+        if vertices is not None:
+            block["vertices"] = plain_vertices(vertices, index)
+        if faces is not None:
+            block["faces"] = plain_faces(faces, index)
+        if points is not None:
+            block["points"] = plain_vertices(points, index, "points")
         if material is not None:
             block["material"] = material
         if support:
             block["support"] = True
+        if entity is not None:
+            block["entity"] = copied(entity)
         validate_block(block, index)
-        self._doc["blocks"].append(self._checked_block(block, index))
+        self._doc["blocks"].append(self._checked_block(self._shaped_block(block, index), index))
         self._check_references()
         self.block_digest = None
         for cached in ("geometry", "mechanics", "_settings"):
@@ -271,6 +287,22 @@ class Model(DocumentData):
         self.__dict__.pop("mechanics", None)
 
     # --- validation -------------------------------------------------------
+    @staticmethod
+    def _shaped_block(block, index):
+        """The block (one that passed `validate_schema`), a block given by points turned into the
+        vertices and faces of their convex hull (engine.geometry.hull); ModelError at
+        ``blocks[index].points`` when they span no volume or their hull fails the checks of a block
+        (engine.geometry.polyhedron.validated_block: in floating point, far from the origin)."""
+        if "points" not in block:
+            return block
+        try:
+            vertices, faces = validated_block(*hull_block(block["points"]))
+        except GeometryError as exc:
+            where = f" (the hull's {exc.where})" if exc.where else ""
+            raise ModelError(f"{exc}{where}", path=f"blocks[{index}].points", block=block["id"]) from exc
+        rest = {key: value for key, value in block.items() if key not in ("id", "points")}
+        return {"id": block["id"], "vertices": vertices.tolist(), "faces": faces, **rest}
+
     @staticmethod
     def _checked_block(block, index, checked=None):
         """The block with float vertices and outward faces; ``checked`` is what `prevalidated_blocks`
@@ -409,7 +441,7 @@ class Model(DocumentData):
             raise ModelError("every block is a support: nothing can move", path="blocks")
         dead, live = self._load_wrenches(mass, geometry.centre)
         return Mechanics(tuple(self.block_ids), mass, inertia, geometry.centre, is_support, geometry.volume,
-                         geometry.polyhedra, dead, live, geometry.size)
+                         geometry.polyhedra, dead, live, geometry.size, tuple(b.get("entity") for b in doc["blocks"]))
 
     def _load_wrenches(self, mass, centre):
         """Dead (gravity and loads without `live`) and live wrenches per block, (n, 6) each."""

@@ -26,7 +26,8 @@ The document, beyond the fields of DESIGN sec. 5:
   (eq. 35), with the rotational inertia terms of eq. 55 in a dynamic result (taken over the last
   step); "principal_stress": {"values": ascending, the most compressive first (Pa),
   "directions": the unit direction of each value}; "p" = -tr / 3 and "q" = sqrt(3/2 s : s) (Pa);
-  "stress_asymmetry", seed 001 eq. 57 (0 for a symmetric tensor) (engine.post.stress).
+  "stress_asymmetry", seed 001 eq. 57 (0 for a symmetric tensor) (engine.post.stress); "entity", the
+  block's architectural entity as the model gives it (seed 002 sec. 2.1), null where it has none.
 - with mortar joints (engine.contact.bonds), each bonded contact and each joint with a bonded
   contact: "bond" ("intact", "damaged", "broken"; a joint whose contacts differ is "damaged")
   and "damage" (D = 1 - d; a joint's is the mean of its contacts').
@@ -48,6 +49,7 @@ The document, beyond the fields of DESIGN sec. 5:
 - results are strict JSON: a non-finite number in the stresses, the joints' readings or the
   reports is written null (and read back as nan).
 """
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -79,6 +81,7 @@ class BlockResults:
     p: np.ndarray                     # (n_blocks,) float64, Pa, -tr / 3
     q: np.ndarray                     # (n_blocks,) float64, Pa, sqrt(3/2 s : s)
     asymmetry: np.ndarray             # (n_blocks,) float64, seed 001 eq. 57
+    entity: tuple                     # (n_blocks,) dict or None, the model's entity of each block (seed 002 sec. 2.1)
 
 
 @dataclass(frozen=True)
@@ -273,11 +276,12 @@ def block_rows(blocks):
     rows = zip(blocks.ids, blocks.position.tolist(), blocks.orientation.tolist(), blocks.velocity[:, :3].tolist(),
                blocks.velocity[:, 3:].tolist(), blocks.stress.tolist(), blocks.support.tolist(),
                finite_or_null(blocks.principal_values), finite_or_null(blocks.principal_directions),
-               finite_or_null(blocks.p), finite_or_null(blocks.q), finite_or_null(blocks.asymmetry))
+               finite_or_null(blocks.p), finite_or_null(blocks.q), finite_or_null(blocks.asymmetry),
+               copy.deepcopy(blocks.entity))
     return [{"id": i, "position": x, "orientation": o, "velocity": v, "angular_velocity": w, "stress": t,
              "support": bool(support), "principal_stress": {"values": value, "directions": direction},
-             "p": pressure, "q": deviator, "stress_asymmetry": skew}
-            for i, x, o, v, w, t, support, value, direction, pressure, deviator, skew in rows]
+             "p": pressure, "q": deviator, "stress_asymmetry": skew, "entity": entity}
+            for i, x, o, v, w, t, support, value, direction, pressure, deviator, skew, entity in rows]
 
 
 def contact_rows(ids, contacts, network, bonds):
@@ -382,7 +386,8 @@ def read_blocks(rows):
         tuple(row["id"] for row in rows), flags(rows, "support"), column(rows, "position", 3),
         column(rows, "orientation", 4), np.hstack([column(rows, "velocity", 3), column(rows, "angular_velocity", 3)]),
         column(rows, "stress", 3, 3), column(principal, "values", 3), column(principal, "directions", 3, 3),
-        column(rows, "p"), column(rows, "q"), column(rows, "stress_asymmetry"))
+        column(rows, "p"), column(rows, "q"), column(rows, "stress_asymmetry"),
+        copy.deepcopy(tuple(row["entity"] for row in rows)))
 
 
 def block_pairs(rows, index):

@@ -18,6 +18,10 @@ class Tolerance:
     parallel_cosine: float = 1.0 - 1e-6
     #: A face is non-planar / a block non-convex when a vertex is off a plane by more than this times block size.
     convexity_relative: float = 1e-6
+    #: A block given by points (engine.geometry.hull): hull triangles whose corners lie within this
+    #: times the points' size of one plane are one face. A tenth of convexity_relative, so that a
+    #: merged face is planar to the check of engine.geometry.polyhedron whatever plane it fits.
+    hull_coplanar_relative: float = 1e-7
     #: SAT prefers a face axis over an edge axis unless the edge separates by more than this (m).
     sat_face_bias: float = 1e-6
     #: SAT prefers the reference face on body A unless B's face separates by more than this (m).

@@ -118,12 +118,16 @@ def capped_steps(analysis, max_steps):
 
 
 def check_block_sizes(blocks, config):
-    """413 naming the block, and the flag to raise, for a block over the service's face or corner limit."""
+    """413 naming the block, and the flag to raise, for a block over the service's face or corner limit,
+    or given by more points than a hull within those limits can have (`check_point_count`)."""
     for index, block in enumerate(blocks):
-        faces = block.get("faces") if isinstance(block, dict) else None
-        if not isinstance(faces, list):
+        if not isinstance(block, dict):
             continue
         label = block.get("id") if isinstance(block.get("id"), str) else None
+        check_point_count(block.get("points"), index, label, config)
+        faces = block.get("faces")
+        if not isinstance(faces, list):
+            continue
         if len(faces) > config.max_block_faces:
             raise ApiError(413, f"block has {len(faces)} faces, more than this service's limit of "
                                 f"{config.max_block_faces} (raise --max-block-faces)",
@@ -133,3 +137,18 @@ def check_block_sizes(blocks, config):
                 raise ApiError(413, f"face has {len(face)} corners, more than this service's limit of "
                                     f"{config.max_face_corners} (raise --max-face-corners)",
                                path=f"model.blocks[{index}].faces[{k}]", block=label, code="block_too_large")
+
+
+def check_point_count(points, index, label, config):
+    """413 for a block given by n points (engine.geometry.hull) whose hull may pass a service limit: it
+    has at most 2 n - 4 triangles (merged into fewer faces) and a face at most n - 1 corners."""
+    if not isinstance(points, list):
+        return
+    n = len(points)
+    for most, limit, flag in ((config.max_block_faces // 2 + 2, f"{config.max_block_faces} faces", "--max-block-faces"),
+                              (config.max_face_corners + 1, f"{config.max_face_corners} corners a face",
+                               "--max-face-corners")):
+        if n > most:
+            raise ApiError(413, f"block has {n} points, more than the {most} whose hull is sure to keep within this "
+                                f"service's limit of {limit} (raise {flag})",
+                           path=f"model.blocks[{index}].points", block=label, code="block_too_large")

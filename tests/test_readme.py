@@ -73,7 +73,7 @@ def json_documents(text):
 
 
 def test_readme_has_the_blocks_this_test_runs():
-    assert len(blocks("bash")) == 3 and len(blocks("python")) == 1
+    assert len(blocks("bash")) == 3 and len(blocks("python")) == 2
     assert {tag for tag, _ in fenced_blocks()} == {"bash", "python", ""}
     commands = [line.split("#")[0].strip() for block in blocks("") for line in block.splitlines()]
     assert commands == ["make run", "make test"]
@@ -101,6 +101,16 @@ def test_python_block(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.startswith("True [")
     assert done.stdout.rstrip().endswith("(101, 21, 3)")
+
+
+def test_points_and_entity_block(tmp_path):
+    done = subprocess.run([sys.executable, "-c", blocks("python")[1]], cwd=readme_folder(tmp_path),
+                          capture_output=True, text=True, timeout=BLOCK_TIME_LIMIT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    faces_and_volume, entities = done.stdout.splitlines()
+    faces, volume = faces_and_volume.rsplit(" ", 1)
+    assert [len(face) for face in json.loads(faces)] == [4] * 6 and float(volume) == 0.072   # 6 quads; 0.072 m³
+    assert entities.startswith("[None, {'wall': 'west'") and "'mason_mark': 'cross', 'phase': 2" in entities
 
 
 def test_service_block(tmp_path):

@@ -42,21 +42,24 @@ _BLOCK_SCHEMA = SCHEMA["$defs"]["block"]["properties"]
 MAX_VERTICES = _BLOCK_SCHEMA["vertices"]["maxItems"]
 MAX_FACES = _BLOCK_SCHEMA["faces"]["maxItems"]
 MAX_FACE_CORNERS = _BLOCK_SCHEMA["faces"]["items"]["maxItems"]
+MAX_POINTS = _BLOCK_SCHEMA["points"]["maxItems"]
 _BLOCK_VALIDATOR = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/block"})
 
 
 #: A block that satisfies the schema, put in place of blocks already known to satisfy it.
 PLACEHOLDER_BLOCK = {"id": "placeholder", "vertices": [[0.0, 0.0, 0.0]] * 4, "faces": [[0, 1, 2]] * 4}
-BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "material", "support"))
+BLOCK_FIELDS = frozenset(("id", "vertices", "faces", "points", "material", "support", "entity"))
+#: The string fields of a block's entity (model_schema.json, $defs/entity), besides its "attributes".
+ENTITY_TEXT_FIELDS = frozenset(SCHEMA["$defs"]["entity"]["properties"]) - {"attributes"}
 
 
 def _is_number(value):
     return type(value) is float or type(value) is int
 
 
-def _well_formed_vertices(vertices):
-    """4 to MAX_VERTICES lists of 3 ints or floats within +-NUMBER_LIMIT (no bool, no subclass)."""
-    if type(vertices) is not list or not 4 <= len(vertices) <= MAX_VERTICES:
+def _well_formed_vertices(vertices, limit=MAX_VERTICES):
+    """4 to ``limit`` lists of 3 ints or floats within +-NUMBER_LIMIT (no bool, no subclass)."""
+    if type(vertices) is not list or not 4 <= len(vertices) <= limit:
         return False
     if not all(type(point) is list and len(point) == 3 and all(map(_is_number, point)) for point in vertices):
         return False
@@ -73,6 +76,25 @@ def _well_formed_faces(faces):
                     and all(type(i) is int and 0 <= i < MAX_VERTICES for i in face) for face in faces))
 
 
+def _well_formed_entity(entity):
+    """An entity of string fields and attributes that are strings, booleans or numbers within
+    +-NUMBER_LIMIT (exact types only); a block without one is given {}."""
+    if type(entity) is not dict or not entity.keys() <= ENTITY_TEXT_FIELDS | {"attributes"}:
+        return False
+    attributes = entity.get("attributes", {})
+    return (all(type(entity[name]) is str for name in entity.keys() & ENTITY_TEXT_FIELDS)
+            and type(attributes) is dict and all(
+                type(key) is str and (type(value) in (str, bool) or (_is_number(value) and abs(value) <= NUMBER_LIMIT))
+                for key, value in attributes.items()))
+
+
+def _well_formed_shape(block):
+    """Well-formed vertices and faces and no points, or well-formed points and neither of the others."""
+    if "points" in block:
+        return "vertices" not in block and "faces" not in block and _well_formed_vertices(block["points"], MAX_POINTS)
+    return _well_formed_vertices(block.get("vertices")) and _well_formed_faces(block.get("faces"))
+
+
 def _well_formed_blocks(blocks):
     """True when ``blocks`` certainly satisfies the schema's blocks and holds only finite numbers.
 
@@ -81,17 +103,17 @@ def _well_formed_blocks(blocks):
     return type(blocks) is list and len(blocks) >= 1 and all(
         type(block) is dict and block.keys() <= BLOCK_FIELDS and type(block.get("id")) is str and block["id"] != ""
         and type(block.get("material", "")) is str and type(block.get("support", False)) is bool
-        and _well_formed_vertices(block.get("vertices")) and _well_formed_faces(block.get("faces"))
+        and _well_formed_shape(block) and _well_formed_entity(block.get("entity", {}))
         for block in blocks)
 
 
-def plain_vertices(vertices, index):
-    """Vertices given to `Model.add_block` (an array or nested sequences) as lists of floats;
-    ModelError at ``blocks[index].vertices`` when they are not numbers."""
+def plain_vertices(vertices, index, field="vertices"):
+    """Vertices (or points, ``field``) given to `Model.add_block` (an array or nested sequences) as lists
+    of floats; ModelError at ``blocks[index].<field>`` when they are not numbers."""
     try:
         return np.asarray(vertices, float).tolist()
     except (TypeError, ValueError, OverflowError) as exc:
-        raise ModelError(f"vertices must be numbers: {exc}", path=f"blocks[{index}].vertices") from None
+        raise ModelError(f"{field} must be numbers: {exc}", path=f"blocks[{index}].{field}") from None
 
 
 def plain_faces(faces, index):
@@ -114,7 +136,8 @@ def check_block_sizes(blocks, start=0):
         if type(block) is not dict:
             continue
         vertices, faces = block.get("vertices"), block.get("faces")
-        sizes = [("vertices", vertices, MAX_VERTICES), ("faces", faces, MAX_FACES)]
+        sizes = [("vertices", vertices, MAX_VERTICES), ("faces", faces, MAX_FACES),
+                 ("points", block.get("points"), MAX_POINTS)]
         if type(faces) is list:
             sizes += [(f"faces[{k}]", face, MAX_FACE_CORNERS) for k, face in enumerate(faces)]
         for name, items, limit in sizes:
@@ -122,6 +145,24 @@ def check_block_sizes(blocks, start=0):
                 label = block.get("id")
                 raise ModelError(SIZE_LIMITS["maxItems"].format(n=len(items), limit=limit),
                                  path=f"blocks[{index}].{name}", block=label if isinstance(label, str) else None)
+
+
+def check_block_shape(block, index):
+    """Refuse a block (one that satisfies the schema) that does not give exactly one of its two shapes:
+    ``vertices`` and ``faces``, or ``points``; ModelError at the field that is missing or too many."""
+    label = block["id"]
+    if "points" in block:
+        extra = next((name for name in ("vertices", "faces") if name in block), None)
+        if extra is not None:
+            raise ModelError(f"give either points or vertices and faces, not both ({extra} given with points)",
+                             path=f"blocks[{index}].{extra}", block=label)
+        return
+    for given, missing in (("vertices", "faces"), ("faces", "vertices")):
+        if given in block and missing not in block:
+            raise ModelError(f"{given} without {missing}: give both, or points instead",
+                             path=f"blocks[{index}].{missing}", block=label)
+    if "vertices" not in block:
+        raise ModelError("a block needs its vertices and faces, or its points", path=f"blocks[{index}]", block=label)
 
 
 def validate_block(block, index):
@@ -132,6 +173,7 @@ def validate_block(block, index):
     error = first_error(_BLOCK_VALIDATOR, block)
     if error is not None:
         raise schema_error(error, root_path=("blocks", index))
+    check_block_shape(block, index)
 
 
 def validate_schema(doc, blocks_checked=False):
@@ -151,3 +193,6 @@ def validate_schema(doc, blocks_checked=False):
     error = first_error(_VALIDATOR, checked)
     if error is not None:
         raise schema_error(error, block_of=lambda path: _block_label(doc, path))
+    if not well_formed:
+        for index, block in enumerate(doc["blocks"]):
+            check_block_shape(block, index)

@@ -4,6 +4,7 @@
 `dynamic_result` the end of a dynamic run (engine.analysis.dynamic); both run the post-processing
 of this package over the final contact forces and hand back an engine.result.Result.
 """
+import copy
 from dataclasses import replace
 
 import numpy as np
@@ -42,7 +43,7 @@ def block_results(mech, position, orientation, velocity, stress):
     # copies: a static result's positions are the model's (Mechanics.position0), which it must not share
     return BlockResults(tuple(mech.block_ids), mech.is_support.copy(), np.array(position, float),
                         np.array(orientation, float), velocity, stress, values, directions, p, q,
-                        stress_asymmetry(stress))
+                        stress_asymmetry(stress), copy.deepcopy(mech.entity))
 
 
 def bond_fields(model, outcome, static_step=None):
