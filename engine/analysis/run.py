@@ -178,6 +178,8 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
     Returns
     -------
     Result
+        With ``overlap_repair`` in its reports when the model's settings.overlap is ``shrink`` or
+        ``accept`` (engine.analysis.overlap): the analysis then runs on the repaired blocks.
     """
     if not isinstance(model, Model):
         model = Model.from_dict(model)
