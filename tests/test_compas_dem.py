@@ -15,7 +15,7 @@ import pytest
 from extrados import Model, ModelError
 from extrados.engine.analysis.overlap import repaired
 from extrados.engine.io.compas_dem_backend import solve_with_extrados
-from extrados.engine.io.compas_dem_model import INSTALL_HINT, model_document
+from extrados.engine.io.compas_dem_model import INSTALL_HINT, blockmodel_from, model_document
 
 compas_dem = pytest.importorskip("compas_dem")
 from compas_dem.models import BlockModel  # noqa: E402
@@ -220,8 +220,29 @@ def test_the_dome_template_as_shipped_is_refused_then_shrunk_by_half_of_each_mea
     assert total_reaction(results, problem.model) == pytest.approx([0.0, 0.0, w], abs=REACTION_RELATIVE * w)
 
 
+def test_the_shrunk_dome_given_back_to_compas_dem_stands_under_rbe_as_under_extrados():
+    """compas_dem's contact detection keeps faces of at least minimum_area: at its default 0.01 m^2 it
+    drops the small faces the cut made, and RBE and CRA find no equilibrium; at 1e-4 m^2 they do (CRA
+    agrees as RBE does, but takes 3.5 minutes here: left out)."""
+    pytest.importorskip("compas_cra")
+    doc = model_document(problem_of(dome()), DENSITY, settings={"overlap": {"mode": "shrink"}})
+    shrunk, _ = repaired(Model.from_dict(doc))
+    blockmodel = blockmodel_from(shrunk)
+    assert [e.name for e in blockmodel.elements()] == shrunk.block_ids
+    blockmodel.compute_contacts(minimum_area=1e-4)
+    problem = problem_of(blockmodel)
+    ours = solve_with_extrados(problem, density=DENSITY, settings=SOLVE_SETTINGS)
+    problem.set_solver(Solver.RBE())
+    theirs = problem.solve(density=DENSITY, verbose=False)
+    assert ours.metadata["stable"] is True and ours.metadata["overlap_repair"] is None   # nothing left to cut
+    w = weight(problem)
+    assert total_reaction(ours, blockmodel) == pytest.approx(total_reaction(theirs, blockmodel),
+                                                             abs=REACTION_RELATIVE * w)
+
+
 def test_without_compas_dem_the_conversion_says_how_to_install_it(monkeypatch):
-    monkeypatch.setitem(sys.modules, "compas_dem.problem", None)
+    for name in ("compas_dem.problem", "compas_dem.analysis.resolve", "compas_dem.models"):
+        monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ImportError) as caught:
         model_document(problem_of(arch()), DENSITY)
     assert INSTALL_HINT in str(caught.value)

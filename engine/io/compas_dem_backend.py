@@ -21,7 +21,7 @@ per block its velocity; also on the nodes as ``mechanism_velocity`` [v, w], m/s 
 import numpy as np
 
 from extrados.engine.analysis import analyze
-from extrados.engine.io.compas_dem_model import compas_dem_modules, model_document
+from extrados.engine.io.compas_dem_model import compas_dem_module, model_document
 
 SOLVER_NAME = "Extrados"
 
@@ -120,9 +120,8 @@ def write_nodes(results, result, nodes):
 
 def compas_dem_results(result, problem):
     """The compas_dem Results of an Extrados result of ``problem`` (blocks in its model's element order)."""
-    problem_module, _ = compas_dem_modules()
     blockmodel = problem.model
-    results = problem_module.Results(model_id=str(blockmodel.guid), problem_id=str(problem.guid))
+    results = compas_dem_module("problem").Results(model_id=str(blockmodel.guid), problem_id=str(problem.guid))
     nodes = [element.graphnode for element in blockmodel.elements()]
     write_nodes(results, result, nodes)
     write_joints(results, result, nodes, blockmodel.graph)

@@ -1,4 +1,4 @@
-"""A compas_dem `BlockModel` (and its `Problem`) as an Extrados model document.
+"""A compas_dem `BlockModel` (and its `Problem`) as an Extrados model document, and blocks back.
 
 compas_dem (0.6) is the COMPAS block-model package: a `BlockModel` holds `Block` elements (a
 closed mesh each, flagged ``is_support``), a `Problem` over it holds the contact model
@@ -7,8 +7,9 @@ The conversion keeps the elements' order: block k of the document is ``list(mode
 its id the element's name when the names are unique and given, else its graph node. Gravity is
 the document's default, -9.81 m/s^2 along z, as compas_dem's own back ends apply it.
 
+`blockmodel_from` goes back: a BlockModel of an Extrados model's blocks (e.g. as settings.overlap cut them).
 compas_dem is not a dependency of Extrados: it is imported here only when a conversion runs
-(`compas_dem_modules`), with the command that installs it in the error when it is missing.
+(`compas_dem_module`), with the command that installs it in the error when it is missing.
 """
 import importlib
 
@@ -24,10 +25,10 @@ DEFAULT_ELEMENT_NAME = "Block"
 COUPLE_ARM = 1.0
 
 
-def compas_dem_modules():
-    """compas_dem's `problem` module (Problem, Results) and `analysis.resolve`; ImportError saying how to install it."""
+def compas_dem_module(name):
+    """The compas_dem module ``compas_dem.<name>``; ImportError saying how to install compas_dem."""
     try:
-        return importlib.import_module("compas_dem.problem"), importlib.import_module("compas_dem.analysis.resolve")
+        return importlib.import_module(f"compas_dem.{name}")
     except ImportError as exc:
         raise ImportError(f"the compas_dem interop needs compas_dem 0.6 ({INSTALL_HINT}): {exc}") from exc
 
@@ -97,7 +98,7 @@ def centroidal_point_loads(block_id, centre, force, moment, live):
 def problem_loads(blockmodel, problem, ids, centres, live_groups):
     """Point loads of the problem's boundary conditions, resolved by compas_dem to each block's
     centroid; those of the groups named in ``live_groups`` are live (the load factor multiplies them)."""
-    _, resolve = compas_dem_modules()
+    resolve = compas_dem_module("analysis.resolve")
     node_index = {element.graphnode: k for k, element in enumerate(blockmodel.elements())}
     loads = []
     for group in problem.boundary_conditions:
@@ -148,3 +149,18 @@ def model_document(problem, density=None, live=(), live_acceleration=None, setti
     if loads:
         doc["loads"] = loads
     return doc
+
+
+def blockmodel_from(model):
+    """A compas_dem BlockModel of an Extrados model's blocks, in order: its supports flagged, each
+    element named by its block id. Gives a compas_dem user the blocks as ``settings.overlap``
+    repaired them (`engine.analysis.overlap.repaired`) for compas_dem's own back ends.
+    """
+    models = compas_dem_module("models")
+    from compas.datastructures import Mesh
+    blockmodel = models.BlockModel()
+    for block in model.to_dict()["blocks"]:
+        mesh = Mesh.from_vertices_and_faces(block["vertices"], block["faces"])
+        node = blockmodel.add_support_from_mesh(mesh) if block.get("support") else blockmodel.add_block_from_mesh(mesh)
+        blockmodel.graph.node_element(node).name = block["id"]
+    return blockmodel
