@@ -58,6 +58,12 @@ def test_shrink_cuts_each_block_by_half_of_each_overlap_and_the_stack_stands():
     RESULT_SCHEMA.validate(result.to_dict())
 
 
+def test_a_cut_block_keeps_its_entity():
+    doc = stacked_cubes({"mode": "shrink"})
+    doc["blocks"][2]["entity"] = {"course": "2", "type": "stretcher"}
+    assert analyze(doc).to_dict()["blocks"][2]["entity"] == {"course": "2", "type": "stretcher"}
+
+
 def test_accept_keeps_the_blocks_and_reports_their_overlaps():
     result = analyze(stacked_cubes({"mode": "accept"}))
     repair = result.to_dict()["overlap_repair"]
