@@ -246,3 +246,27 @@ def test_without_compas_dem_the_conversion_says_how_to_install_it(monkeypatch):
     with pytest.raises(ImportError) as caught:
         model_document(problem_of(arch()), DENSITY)
     assert INSTALL_HINT in str(caught.value)
+
+
+def test_point_loads_and_moments_keep_their_resultant_about_the_blocks_centroid():
+    """compas_dem resolves each load to a force and a moment about the block's mesh centroid; the
+    document's point loads (a moment as a couple) carry the same force and moment about that point."""
+    blockmodel = arch()
+    problem = problem_of(blockmodel)
+    live = problem.add_boundary_condition("live")
+    problem.add_point_load_at_vertex(5, 2, [300.0, 0.0, -1000.0], boundary_condition=live)
+    problem.add_moment(3, [0.0, 500.0, 200.0], boundary_condition=problem.add_boundary_condition("dead"))
+    loads = model_document(problem, DENSITY, live=["live"])["loads"]
+    cases = [(5, [300.0, 0.0, -1000.0], None, True), (3, [0.0, 0.0, 0.0], [0.0, 500.0, 200.0], False)]
+    for node, force, moment, is_live in cases:
+        element = blockmodel.graph.node_element(node)
+        centroid = np.array(list(element.point))
+        mine = [load for load in loads if load["block"] == str(node)]
+        assert all(load["live"] is is_live for load in mine)
+        total = sum(np.array(load["force"]) for load in mine)
+        about = sum(np.cross(np.array(load["point"]) - centroid, load["force"]) for load in mine)
+        if moment is None:   # the vertex load's moment about the centroid
+            vertex = np.array(element.modelgeometry.vertex_coordinates(2))
+            moment = np.cross(vertex - centroid, force)
+        assert total == pytest.approx(force, abs=1e-9)
+        assert about == pytest.approx(moment, abs=1e-9)

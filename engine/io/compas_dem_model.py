@@ -16,7 +16,6 @@ import importlib
 import numpy as np
 
 from extrados.engine.errors import ModelError
-from extrados.engine.model import Model
 
 INSTALL_HINT = "pip install 'compas_dem>=0.6,<0.7'"
 #: The name compas_model gives an element that was not named: not an id.
@@ -74,15 +73,15 @@ def joint_law(contact_model):
             "tensile_strength": float(tension)}
 
 
-def centroidal_point_loads(block_id, centre, force, moment, live):
-    """Point loads of one block equal to ``force`` (N) at its centre of mass plus ``moment`` (N m).
+def centroidal_point_loads(block_id, point, force, moment, live):
+    """Point loads of one block equal to ``force`` (N) at ``point`` plus ``moment`` (N m).
 
-    The moment M is a couple: +F at c + (a/2) e and -F at c - (a/2) e with F = (M x e) / a, whose
+    The moment M is a couple: +F at p + (a/2) e and -F at p - (a/2) e with F = (M x e) / a, whose
     moment 2 (a/2) e x F = e x (M x e) = M for a unit e normal to M.
     """
     loads = []
     if np.any(force):
-        loads.append({"kind": "point", "block": block_id, "point": centre.tolist(), "force": force.tolist(),
+        loads.append({"kind": "point", "block": block_id, "point": point.tolist(), "force": force.tolist(),
                       "live": live})
     if np.any(moment):
         axis = np.eye(3)[np.argmin(np.abs(moment))]
@@ -90,23 +89,24 @@ def centroidal_point_loads(block_id, centre, force, moment, live):
         e /= np.linalg.norm(e)
         couple = np.cross(moment, e) / COUPLE_ARM
         for sign in (1.0, -1.0):
-            loads.append({"kind": "point", "block": block_id, "point": (centre + sign * 0.5 * COUPLE_ARM * e).tolist(),
+            loads.append({"kind": "point", "block": block_id, "point": (point + sign * 0.5 * COUPLE_ARM * e).tolist(),
                           "force": (sign * couple).tolist(), "live": live})
     return loads
 
 
-def problem_loads(blockmodel, problem, ids, centres, live_groups):
-    """Point loads of the problem's boundary conditions, resolved by compas_dem to each block's
-    centroid; those of the groups named in ``live_groups`` are live (the load factor multiplies them)."""
+def problem_loads(blockmodel, problem, ids, live_groups):
+    """Point loads of the problem's boundary conditions as compas_dem resolves them: a force and a
+    moment about each block's ``point`` (the centroid of its mesh); those of the groups named in
+    ``live_groups`` are live (the load factor multiplies them)."""
     resolve = compas_dem_module("analysis.resolve")
-    node_index = {element.graphnode: k for k, element in enumerate(blockmodel.elements())}
+    elements = {element.graphnode: (k, element) for k, element in enumerate(blockmodel.elements())}
     loads = []
     for group in problem.boundary_conditions:
-        live = group.name in live_groups
         for node, entry in resolve.resolve_centroidal_loads(blockmodel, group).items():
-            k = node_index[node]
-            loads += centroidal_point_loads(ids[k], centres[k], np.array(list(entry["force"]), float),
-                                            np.array(list(entry["moment"]), float), live)
+            k, element = elements[node]
+            loads += centroidal_point_loads(ids[k], np.array(list(element.point), float),
+                                            np.array(list(entry["force"]), float),
+                                            np.array(list(entry["moment"]), float), group.name in live_groups)
     return loads
 
 
@@ -141,8 +141,7 @@ def model_document(problem, density=None, live=(), live_acceleration=None, setti
            "joints": {"compas_dem": joint_law(problem.contact_properties.contact_model)}, "blocks": blocks}
     if settings:
         doc["settings"] = settings
-    centres = Model.from_dict(doc).geometry.centre
-    loads = problem_loads(blockmodel, problem, ids, centres, set(live))
+    loads = problem_loads(blockmodel, problem, ids, set(live))
     if live_acceleration is not None:
         loads.append({"kind": "body_acceleration", "blocks": "all",
                       "acceleration": [float(a) for a in live_acceleration], "live": True})
