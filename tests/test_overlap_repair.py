@@ -111,3 +111,13 @@ def test_the_command_line_says_what_shrink_cut_and_refuses_by_default(tmp_path):
     refused = subprocess.run([sys.executable, "-m", "extrados", "analyze", str(model)], capture_output=True,
                              text=True, timeout=300)
     assert refused.returncode == 2 and "settings.overlap" in refused.stderr
+
+
+def test_a_model_that_does_not_overlap_is_analysed_as_it_is_with_an_empty_report():
+    doc = document([ground(), box_block("a", (0, 0, 0), (1, 1, 1))], density=DENSITY)
+    plain = analyze(doc)
+    shrunk = analyze({**doc, "settings": {"overlap": {"mode": "shrink"}}})
+    assert shrunk.to_dict()["overlap_repair"] == {"mode": "shrink", "tolerance": 0.05, "max_overlap": 0.0,
+                                                  "pairs": [], "blocks": []}
+    assert "overlap_repair" not in plain.to_dict()
+    assert shrunk.reactions.force == pytest.approx(plain.reactions.force, abs=0.0)

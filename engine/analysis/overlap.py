@@ -64,7 +64,7 @@ def drawn_overlaps(model):
     contacts = detect(model, State.initial(model.mechanics))
     deepest = np.array([start + np.argmin(contacts.gap[start:end])
                         for start, end in zip(contacts.pair_start[:-1], contacts.pair_start[1:])], dtype=np.int64)
-    deepest = deepest[contacts.gap[deepest] < -MIN_OVERLAP] if len(deepest) else deepest
+    deepest = deepest[contacts.gap[deepest] < -MIN_OVERLAP]
     return Overlaps(contacts.body_a[deepest], contacts.body_b[deepest], -contacts.gap[deepest],
                     contacts.normal[deepest], contacts.point[deepest])
 
