@@ -43,7 +43,8 @@ The document, beyond the fields of DESIGN sec. 5:
   "max_point_speed" of a static solution; "load_factor_report"; "construction"; and of a dynamic
   run "energy", "events", "cancelled", "stopped_at", "steps", "time_step", "solver_steps",
   "network_history" (the contact counts per output frame after t = 0, seed 001 figs. 25-27) and
-  "strain" (engine.post.strain; null unless the block centroids lie in a plane).
+  "strain" (engine.post.strain; null unless the block centroids lie in a plane); of any analysis
+  of a model whose settings.overlap shrinks or accepts overlaps, "overlap_repair" (engine.analysis.overlap).
 - a static or load factor result's "solver" says "warm_start": whether its static solve started
   from given impulses (engine.analysis.static.WarmStart).
 - results are strict JSON: a non-finite number in the stresses, the joints' readings or the

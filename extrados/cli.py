@@ -139,6 +139,17 @@ def _event(name, time):
     return f"no {name}" if time is None else f"{name} at {time:.6g} s"
 
 
+def _overlap_line(repair):
+    """What settings.overlap did (engine.analysis.overlap): pairs, the deepest overlap, and the most cut block."""
+    line = (f"overlaps ({repair['mode']}): {len(repair['pairs'])} pairs of blocks overlapped as drawn, "
+            f"the deepest by {repair['max_overlap']:.4g} m")
+    if repair["mode"] == "accept" or not repair["blocks"]:
+        return line + ("; kept as initial penetrations" if repair["blocks"] else "")
+    most = max(repair["blocks"], key=lambda row: row["volume_fraction"])
+    return (line + f"; {len(repair['blocks'])} blocks cut, at most {most['cut']:.4g} m and "
+            f"{100 * most['volume_fraction']:.2g} % of its volume ({most['id']})")
+
+
 def _summary(doc):
     """A few lines about a result document, for the terminal."""
     solver = doc["solver"]
@@ -163,6 +174,8 @@ def _summary(doc):
         factors = {key: "none" if report[key] is None else f"{report[key]:.4g}" for key in ("nscd", "limit_analysis")}
         lines.append(f"load factor: {report['status']}, NSCD {factors['nscd']}, limit analysis (LP) "
                      f"{factors['limit_analysis']}, {report['solves']} static solves")
+    if "overlap_repair" in doc:
+        lines.append(_overlap_line(doc["overlap_repair"]))
     if doc["interfaces"]:
         worst = max(doc["interfaces"], key=lambda j: j["normal_force"])
         lines.append(f"largest joint force: {worst['normal_force']:.1f} N between {worst['blocks'][0]} and "

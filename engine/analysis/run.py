@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from extrados.engine.analysis.construction import ConstructionRequest, construction_result, run_construction
 from extrados.engine.analysis.dynamic import DynamicRequest, run_dynamic
 from extrados.engine.analysis.load_factor import LoadFactorRequest, run_load_factor
+from extrados.engine.analysis.overlap import repaired
 from extrados.engine.analysis.progress import Progress
 from extrados.engine.analysis.request import AnalysisRequest, request_document, request_fields
 from extrados.engine.analysis.static import STATIC_STEP, Cancellation, solve_static
@@ -177,12 +178,28 @@ def analyze(model, analysis=None, progress=None, cancel=None, warm=None):
     Returns
     -------
     Result
+        With ``overlap_repair`` in its reports when the model's settings.overlap is ``shrink`` or
+        ``accept`` (engine.analysis.overlap): the analysis then runs on the repaired blocks.
     """
     if not isinstance(model, Model):
         model = Model.from_dict(model)
+    model, repair = repaired(model)
     request, thrust_line = parsed_request(model, analysis)
-    result = run_request(model, request, Progress.of(progress), cancel, warm)
-    return with_thrust_lines(model, result, thrust_line)
+    # a WarmStart holds the contacts of the blocks as drawn, not of blocks that shrink cut
+    result = run_request(model, request, Progress.of(progress), cancel, warm if repair_keeps_blocks(repair) else None)
+    return with_overlap_repair(with_thrust_lines(model, result, thrust_line), repair)
+
+
+def repair_keeps_blocks(repair):
+    """Whether the blocks an analysis runs on are those drawn (no repair, or one that cut nothing)."""
+    return repair is None or repair["mode"] == "accept" or not repair["pairs"]
+
+
+def with_overlap_repair(result, repair):
+    """``result`` with the report of settings.overlap (engine.analysis.overlap) in ``overlap_repair``, if any."""
+    if repair is not None:
+        result.extra["overlap_repair"] = repair
+    return result
 
 
 def run_request(model, request, progress, cancel, warm=None):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from extrados.engine.analysis.overlap import allowed_overlap
 from extrados.engine.analysis.progress import Progress
 from extrados.engine.errors import AnalysisCancelled, ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, detect, solve_step, step
@@ -111,17 +112,19 @@ def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progr
 
 
 def check_no_overlap(model, contacts):
-    """Refuse blocks that overlap by more than the envelope at the start (which pair, how much)."""
+    """Refuse blocks that overlap at the start by more than the envelope, or under settings.overlap
+    ``accept`` by more than its tolerance (engine.analysis.overlap): which pair, how much."""
     if len(contacts.gap) == 0:
         return
     worst = int(np.argmin(contacts.gap))
     depth = -contacts.gap[worst]
-    envelope = model.settings["envelope"]
-    if depth > envelope:
+    allowed = allowed_overlap(model)
+    if depth > allowed:
         ids = model.block_ids
         a, b = ids[contacts.body_a[worst]], ids[contacts.body_b[worst]]
-        raise ModelError(f"blocks '{a}' and '{b}' overlap by {depth:.4g} m, more than the envelope "
-                         f"{envelope:.4g} m; move them apart", path="blocks", block=a)
+        raise ModelError(f"blocks '{a}' and '{b}' overlap by {depth:.4g} m, more than the {allowed:.4g} m "
+                         "allowed (the envelope, or settings.overlap.tolerance under 'accept'); move them apart, "
+                         "or let settings.overlap shrink the blocks that overlap or accept their overlaps", path="blocks", block=a)
 
 
 def check_no_overflow(when, *values):

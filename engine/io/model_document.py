@@ -20,6 +20,8 @@ MODEL_DEFAULTS = property_defaults(SCHEMA, SCHEMA)
 SETTINGS_DEFAULTS = property_defaults(SCHEMA["properties"]["settings"], SCHEMA)
 BLOCK_DEFAULTS = property_defaults(SCHEMA["$defs"]["block"], SCHEMA)
 LOAD_DEFAULTS = property_defaults(SCHEMA["$defs"]["load"]["allOf"][0]["then"], SCHEMA)
+#: What the schema gives the fields of settings.overlap left out (engine.analysis.overlap).
+OVERLAP_DEFAULTS = property_defaults(SCHEMA["$defs"]["overlap"], SCHEMA)
 
 
 def _block_label(doc, path):
