@@ -7,6 +7,7 @@ import json
 import re
 
 from extrados.engine.generators import generate
+from extrados_gh.entities import value_colour
 from tests.test_viewer import ARTIFACTS, _norm, _wait_finished, browser, page, server  # noqa: F401 (fixtures)
 
 COURSES = 3
@@ -58,6 +59,8 @@ def test_blocks_are_coloured_by_course_with_a_legend(page, tmp_path):
         colour_of.setdefault(course, looks[block_id]["colour"])
         assert looks[block_id]["colour"] == colour_of[course], f"{block_id} is not coloured as course {course}"
     assert len(set(colour_of.values())) == COURSES, colour_of
+    # the colours of Grasshopper's Block Entities, value k of the level getting value_colour(k)
+    assert colour_of == {str(k + 1): "#%02x%02x%02x" % value_colour(k) for k in range(COURSES)}
     assert looks["ground"]["colour"] == NONE_COLOUR and NONE_COLOUR not in colour_of.values()
 
     page.select_option("#block-colouring", "state")

@@ -44,9 +44,13 @@ export function entityValues(model, level) {
   return [...values].sort(compareValues);
 }
 
-/** The colour of the k-th value of a level (k from 0); distinct for every k. */
+/**
+ * The colour of the k-th value of a level (k from 0); distinct for every k. HSL in sRGB, as CSS reads it
+ * (and as gh_components/extrados_gh/entities.py computes it for Grasshopper).
+ */
 export function valueColour(k) {
-  return new THREE.Color().setHSL((k * GOLDEN_TURN) % 1, SATURATION, LIGHTNESS[k % LIGHTNESS.length]);
+  return new THREE.Color().setHSL((k * GOLDEN_TURN) % 1, SATURATION, LIGHTNESS[k % LIGHTNESS.length],
+                                  THREE.SRGBColorSpace);
 }
 
 /** {value: THREE.Color} for the values of a level, NONE neutral. */
