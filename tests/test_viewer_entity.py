@@ -3,12 +3,11 @@
 The server, the Chromium and the page are those of `tests.test_viewer`; the model is a running-bond wall whose
 blocks carry a wall, a course, a type and a phase attribute (the ground has no entity).
 """
-import json
 import re
 
 from extrados.engine.generators import generate
 from extrados_gh.entities import value_colour
-from tests.test_viewer import ARTIFACTS, _norm, _wait_finished, browser, page, server  # noqa: F401 (fixtures)
+from tests.test_viewer import ARTIFACTS, _norm, browser, page, run_static_from_file, server  # noqa: F401 (fixtures)
 
 COURSES = 3
 #: The neutral grey of a block without the level (server/static/entity.js NONE_COLOUR).
@@ -32,18 +31,9 @@ def _course_of(model):
     return {block["id"]: block["entity"]["course"] for block in model["blocks"] if "entity" in block}
 
 
-def _run(page, tmp_path, model):
-    path = tmp_path / "entity_wall.json"
-    path.write_text(json.dumps(model))
-    page.set_input_files("#model-file", str(path))
-    page.select_option("#analysis-type", "static")
-    page.click("#run")
-    _wait_finished(page)
-
-
 def test_blocks_are_coloured_by_course_with_a_legend(page, tmp_path):
     model = entity_wall()
-    _run(page, tmp_path, model)
+    run_static_from_file(page, tmp_path / "entity_wall.json", model)
     offered = page.eval_on_selector_all("#block-colouring option", "options => options.map(o => o.value)")
     assert offered == ["state", "displacement", "entity:wall", "entity:course", "entity:type",
                        "entity:attributes.phase"]
@@ -73,7 +63,7 @@ def test_blocks_are_coloured_by_course_with_a_legend(page, tmp_path):
 
 def test_a_filter_on_one_course_hides_the_others_and_their_forces(page, tmp_path):
     model = entity_wall()
-    _run(page, tmp_path, model)
+    run_static_from_file(page, tmp_path / "entity_wall.json", model)
     result = page.evaluate("window.extrados.lastResult")
     assert [block["entity"] for block in result["blocks"]] == [block.get("entity") for block in model["blocks"]]
     drawn_before = page.evaluate("window.extrados.drawn.contacts")

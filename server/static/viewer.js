@@ -542,7 +542,9 @@ function showLegend() {
   if (layerOn('blocks') && app.blocks.size) {
     if (colouringLevel()) {
       items.push(legendNote(`blocks by ${colouringLevel()}`));
-      for (const [value, colour] of levelLegend(levelColours(app.model).values)) items.push(legendItem('swatch', colour, value));
+      for (const [value, colour] of levelLegend(levelColours(app.model).values)) {
+        items.push(legendItem('swatch', colour, value));
+      }
     } else if ($('block-colouring').value === 'displacement') {
       const ramp = `linear-gradient(to right, ${DISPLACEMENT_RAMP_CSS.join(', ')})`;
       items.push(legendItem('ramp', ramp, `displacement 0 – ${(1000 * (app.largestDisplacement || 0)).toPrecision(3)} mm`));
