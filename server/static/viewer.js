@@ -473,7 +473,7 @@ function displacements(result) {
   return largest;
 }
 
-/** Colour each block by the chosen quantity (its state, or its displacement at the current frame) or entity level. */
+/** Colour each block by its state, its displacement at the current frame, or its value of an entity level. */
 function colourBlocks() {
   if (colouringLevel()) {
     const colours = levelColours(app.model).blocks;
