@@ -47,7 +47,7 @@ def test_the_issue_s_components_are_all_there():
     names = {metadata(f.name)["name"] for f in folders()}
     assert names == {"Service", "Blocks", "Supports", "Material & Joint", "Loads", "Ground Motion", "Analyze",
                      "Simulate", "Contact Forces", "Joint Resultants", "Thrust Lines", "Block Stress",
-                     "Blocks At Frame", "Arch", "Wall", "Spandrel Wall", "Cylinder"}
+                     "Blocks At Frame", "Block Entities", "Arch", "Wall", "Spandrel Wall", "Cylinder"}
 
 
 @pytest.mark.parametrize("folder", folders(), ids=lambda f: f.name)

@@ -130,6 +130,15 @@ def _wait_finished(page):
     assert state == "done", f"the run ended in {state}: {page.evaluate('window.extrados.lastError')}"
 
 
+def run_static_from_file(page, path, model):
+    """Write `model` to `path`, load it with the page's model file input and analyse it statically."""
+    path.write_text(json.dumps(model))
+    page.set_input_files("#model-file", str(path))
+    page.select_option("#analysis-type", "static")
+    page.click("#run")
+    _wait_finished(page)
+
+
 def _canvas_image(page):
     data_url = page.evaluate("document.querySelector('#viewport canvas').toDataURL('image/png')")
     return Image.open(io.BytesIO(base64.b64decode(data_url.split(",", 1)[1]))).convert("RGB")
@@ -242,13 +251,7 @@ def test_mortar_bonds_are_drawn(page, tmp_path):
     the colour of its state, and the legend names the states drawn."""
     from tests.test_mortar import MORTAR, cantilever
 
-    model = cantilever(MORTAR)
-    path = tmp_path / "cantilever.json"
-    path.write_text(json.dumps(model))
-    page.set_input_files("#model-file", str(path))
-    page.select_option("#analysis-type", "static")
-    page.click("#run")
-    _wait_finished(page)
+    run_static_from_file(page, tmp_path / "cantilever.json", cantilever(MORTAR))
     result = page.evaluate("window.extrados.lastResult")
     bonded = [contact for contact in result["contacts"] if contact.get("bond")]
     assert bonded and {contact["bond"] for contact in bonded} == {"intact"}

@@ -9,7 +9,7 @@ from __future__ import absolute_import
 
 import math
 
-from . import conversions
+from . import conversions, entities
 from .client import DEFAULT_URL, ExtradosClient
 from .items import DEFAULT, Block, GroundMotion, Load, Material, unwrapped
 from .runtime import outputs
@@ -70,14 +70,31 @@ def block_ids(ids, count):
     return [str(i) for i in ids]
 
 
+def block_entities(entity, count):
+    """One entity dict (or None) per piece: the Entity items in order (an empty item: none), or one for all."""
+    given = list(entity or [])
+    if not given:
+        return [None] * count
+    if len(given) == 1:
+        given = given * count
+    if len(given) != count:
+        raise ValueError("Entity: %d entities for %d pieces of geometry (give one per piece, or one for all)"
+                         % (len(given), count))
+    return [entities.entity_from_text(value, "Entity[%d]" % i) for i, value in enumerate(given)]
+
+
 @outputs("Blocks", "Ids")
-def blocks(context, geometry, ids, material):
-    """Blocks: closed convex Breps or Meshes -> Extrados blocks (checked, faces turned outward)."""
+def blocks(context, geometry, ids, material, entity):
+    """Blocks: closed convex Breps or Meshes -> Extrados blocks (checked, faces turned outward), each with
+    its entity (seed 002 sec. 2.1) when Entity gives one."""
     pieces = present(geometry)
     if not pieces:
         raise ValueError("connect closed convex Breps or Meshes to Geometry")
     name = None if material is None else (material.name if isinstance(material, Material) else str(material))
     entries = conversions.blocks_from_geometry(pieces, block_ids(ids, len(pieces)), materials=name)
+    for entry, given in zip(entries, block_entities(entity, len(entries))):
+        if given is not None:
+            entry["entity"] = given
     units = context.document_units()
     if units not in (None, "Meters"):
         context.warn("the Rhino document is in %s but Extrados works in metres: scale the geometry to metres "

@@ -1,5 +1,5 @@
-"""The components that draw a result: Contact Forces, Joint Resultants, Thrust Lines, Block Stress and
-Blocks At Frame.
+"""The components that draw a result: Contact Forces, Joint Resultants, Thrust Lines, Block Stress,
+Blocks At Frame and Block Entities.
 
 Forces are drawn as lines from their point of application, ``scale`` metres per newton. Left
 unset, the scale draws the largest force as `AUTO_SCALE_FRACTION` of the model's size, so a
@@ -7,9 +7,10 @@ first look needs no tuning.
 """
 from __future__ import absolute_import
 
+import json
 import math
 
-from . import conversions
+from . import conversions, entities
 from .items import Result
 from .model_components import number, present
 from .runtime import outputs
@@ -178,3 +179,30 @@ def blocks_at_frame(context, result, frame, geometry, ids):
     time = frames[index]["t"]
     context.message("t = %.3f s" % time)
     return moved, [transforms[n] for n in names], time, names
+
+
+@outputs("Ids", "Building", "Wall", "Leaf", "Course", "Stone", "Type", "Attributes", "Levels", "Values", "Colours",
+         "Legend", "Legend colours", "Meshes")
+def block_entities(context, result, level):
+    """Block Entities: each block's entity (seed 002 sec. 2.1) as parallel lists, one item per block in
+    model order, and the blocks coloured by one level's values, for filtering and previews."""
+    result = result_of(result)
+    blocks = result.data.get("blocks", [])
+    found = [b.get("entity") for b in blocks]
+    levels = entities.entity_levels(found)
+    if not levels:
+        context.warn("no block has an entity: give Blocks an Entity input, or a model whose blocks have one")
+    level = str(level) if level else ("course" if "course" in levels else (levels or ["course"])[0])
+    if levels and level not in levels:
+        raise ValueError("Level '%s' is not a level of these blocks; they have %s" % (level, ", ".join(levels)))
+    values = [entities.entity_value(e, level) for e in found]
+    legend = entities.level_values(values)
+    colours = entities.value_colours(legend)
+    named = [[entities.entity_value(e, name) for e in found] for name in entities.ENTITY_LEVELS]
+    attributes = [json.dumps(e["attributes"], sort_keys=True) if e and e.get("attributes") else "" for e in found]
+    model_blocks = dict((b["id"], b) for b in result.model["blocks"])
+    meshes = [conversions.mesh_from_block(model_blocks[b["id"]], context.geometry) for b in blocks]
+    context.message("%s: %d values" % (level, len(legend)))
+    return tuple([[b["id"] for b in blocks]] + named + [
+        attributes, levels, values, [context.colour(colours[v]) for v in values], legend,
+        [context.colour(colours[v]) for v in legend], meshes])

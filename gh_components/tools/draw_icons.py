@@ -457,6 +457,17 @@ def icon_blocks_at_frame(cv: Canvas) -> None:
     cv.ellipse(12, track_y - 2.5, 16, track_y + 2.5, fill=(255, 255, 255, 255))  # slider knob
 
 
+def icon_block_entities(cv: Canvas) -> None:
+    """Extrados_BlockEntities: a wall of three courses, each in its own colour (blocks by entity)."""
+    x0, x1, course, unit = 2, 22, 6, 10  # wall extent, course height, block length
+    for row, colour in enumerate((THRUST, CONTACT, OK_GREEN)):
+        y0 = 21 - course * (row + 1)
+        x = x0 - (unit / 2 if row % 2 else 0)  # the middle course starts half a block early
+        while x < x1:
+            cv.rect(max(x, x0), y0, min(x + unit, x1), y0 + course, fill=colour)
+            x += unit
+
+
 def icon_arch(cv: Canvas) -> None:
     """Extrados_Arch: a semicircular arch of seven voussoirs on two piers."""
     arch_on_piers(cv)
@@ -535,6 +546,7 @@ ICONS: dict[str, Callable[[Canvas], None]] = {
     "Extrados_ThrustLines": icon_thrust_lines,
     "Extrados_BlockStress": icon_block_stress,
     "Extrados_BlocksAtFrame": icon_blocks_at_frame,
+    "Extrados_BlockEntities": icon_block_entities,
     "Extrados_Arch": icon_arch,
     "Extrados_Wall": icon_wall,
     "Extrados_SpandrelWall": icon_spandrel_wall,

@@ -10,11 +10,17 @@ import {
   COLOURS, DISPLACEMENT_RAMP_CSS, View, blockObjects, bondLayer, contactLayer, displacementColour, interfaceLayers,
   loadLayer, quaternion, thrustLayer,
 } from '/static/scene.js';
+import {
+  colouringLevel, filteredBlocks, levelColours, levelLegend, showEntityLevels, showFilterValues,
+} from '/static/entity_panel.js';
+import {resultOnBlocks} from '/static/entity.js';
 
 const $ = (id) => document.getElementById(id);
 const FILE_OPTION = '__file__';
 // A block of an unstable static result is "moving" when its speed is above this fraction of the fastest.
 const MOVING_FRACTION = 0.05;
+// The "Colour blocks by" choices that are not entity levels.
+const QUANTITY_COLOURINGS = ['state', 'displacement'];
 
 /** Everything the page shows, in one place; `view` draws it. */
 const app = {
@@ -49,6 +55,14 @@ const extrados = {
       poses[id] = {position: group.position.toArray(), quaternion: [q.w, q.x, q.y, q.z]};
     }
     return poses;
+  },
+  /** {id: {colour: '#rrggbb', visible}} of the blocks as drawn now. */
+  blockLooks() {
+    const looks = {};
+    for (const [id, group] of app.blocks) {
+      looks[id] = {colour: `#${group.userData.mesh.material.color.getHexString()}`, visible: group.visible};
+    }
+    return looks;
   },
 };
 window.extrados = extrados;
@@ -370,7 +384,8 @@ function showModel(model, result) {
   app.model = model;
   app.result = result;
   app.initialPoses = initialPoses(result);
-  if (result) $('block-colouring').value = result.frames.length ? 'displacement' : 'state';
+  showEntityLevels(model, QUANTITY_COLOURINGS);
+  if (result && !colouringLevel()) $('block-colouring').value = result.frames.length ? 'displacement' : 'state';
   let blocks;
   try {
     blocks = blockObjects(model, app.initialPoses);
@@ -382,7 +397,7 @@ function showModel(model, result) {
   const bounds = modelBounds(blocks);
   app.view.size = Math.max(bounds.getBoundingSphere(new THREE.Sphere()).radius, 1e-3);
   drawLoads(model);
-  drawResultLayers(result);
+  filterBlocks();
   showTimeline(result);
   app.view.frame(bounds.union(modelBounds(blocks))); // from the initial pose to the last frame
   showSummary(result);
@@ -391,6 +406,13 @@ function showModel(model, result) {
   applyLayerToggles();
   extrados.drawn.blocks = blocks.size;
   app.view.render();
+}
+
+/** Show only the blocks the entity filter keeps, and the forces and thrust lines that act on them. */
+function filterBlocks() {
+  const kept = filteredBlocks(app.model);
+  for (const [id, group] of app.blocks) group.visible = kept.has(id);
+  drawResultLayers(app.result && resultOnBlocks(app.result, kept));
 }
 
 /** Bounds of the movable blocks (all blocks when every one is a support). */
@@ -451,8 +473,13 @@ function displacements(result) {
   return largest;
 }
 
-/** Colour each block by the chosen quantity: its state, or its displacement at the current frame. */
+/** Colour each block by its state, its displacement at the current frame, or its value of an entity level. */
 function colourBlocks() {
+  if (colouringLevel()) {
+    const colours = levelColours(app.model).blocks;
+    for (const [id, group] of app.blocks) group.userData.mesh.material.color.copy(colours.get(id));
+    return;
+  }
   const result = app.result;
   const mode = $('block-colouring').value;
   const byId = new Map((result?.blocks || []).map((block, i) => [block.id, i]));
@@ -466,7 +493,10 @@ function colourBlocks() {
 
   for (const [id, group] of app.blocks) {
     const material = group.userData.mesh.material;
-    if (group.userData.support) continue;
+    if (group.userData.support) {
+      material.color.setHex(COLOURS.support);
+      continue;
+    }
     const i = byId.get(id);
     if (mode === 'displacement') {
       let moved = 0;
@@ -510,7 +540,12 @@ function showLegend() {
   const items = [];
   const layerOn = (name) => document.querySelector(`input[data-layer="${name}"]`).checked;
   if (layerOn('blocks') && app.blocks.size) {
-    if ($('block-colouring').value === 'displacement') {
+    if (colouringLevel()) {
+      items.push(legendNote(`blocks by ${colouringLevel()}`));
+      for (const [value, colour] of levelLegend(levelColours(app.model).values)) {
+        items.push(legendItem('swatch', colour, value));
+      }
+    } else if ($('block-colouring').value === 'displacement') {
       const ramp = `linear-gradient(to right, ${DISPLACEMENT_RAMP_CSS.join(', ')})`;
       items.push(legendItem('ramp', ramp, `displacement 0 – ${(1000 * (app.largestDisplacement || 0)).toPrecision(3)} mm`));
     } else {
@@ -518,7 +553,7 @@ function showLegend() {
       if (app.result && !app.result.stable && app.result.analysis !== 'dynamic') items.push(legendItem('swatch', COLOURS.moving, 'block of the mechanism'));
       if (app.result?.contacts.some((contact) => contact.state === 'slip')) items.push(legendItem('swatch', COLOURS.sliding, 'block sliding'));
     }
-    items.push(legendItem('swatch', COLOURS.support, 'support'));
+    if (!colouringLevel()) items.push(legendItem('swatch', COLOURS.support, 'support'));
   }
   if (layerOn('loads') && extrados.drawn.loads) {
     const factor = app.result?.load_factor;
@@ -560,6 +595,13 @@ function applyLayerToggles() {
     app.view.layers[name].visible = input.checked && (name === 'blocks' || name === 'loads' || atForces);
   }
   app.view.render();
+}
+
+/** Redraw after the entity filter changed: blocks, their forces, the layers' visibility and the legend. */
+function showFiltered() {
+  filterBlocks();
+  applyLayerToggles();
+  showLegend();
 }
 
 // --- the timeline ------------------------------------------------------------------------
@@ -634,6 +676,8 @@ function wireControls() {
     input.addEventListener('change', () => { applyLayerToggles(); showLegend(); });
   }
   $('block-colouring').addEventListener('change', () => { colourBlocks(); showLegend(); app.view.render(); });
+  $('filter-level').addEventListener('change', () => { showFilterValues(app.model); showFiltered(); });
+  $('filter-values').addEventListener('change', showFiltered);
   $('frame').addEventListener('input', () => { stopPlaying(); setFrame(Number($('frame').value)); });
   $('play').addEventListener('click', togglePlaying);
 }
