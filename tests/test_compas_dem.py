@@ -1,5 +1,6 @@
 """compas_dem interop: its templates as Extrados models, Extrados as a compas_dem solver, side by side
-with compas_dem's own RBE and CRA back ends (compas_cra) on the same blocks.
+with compas_dem's own RBE and CRA back ends (compas_cra, pyomo: test extras) on the same blocks; LMGC90
+beside them in benchmarks/compas_dem_lmgc90.py (compas_lmgc90 pulls PySide6, 670 MB: not a test extra).
 
 The verdicts agree, and so do the total support reactions, within 1e-6 of the weight (every back
 end's equilibrium of the same blocks under the same gravity carries exactly their weight; Extrados
@@ -9,6 +10,7 @@ by half a block) overlaps its neighbours: refused by default, analysed with sett
 import sys
 
 import compas
+import compas_dem  # noqa: F401  (a test extra: pip install -e '.[test]'; a missing one fails here, never skips)
 import numpy as np
 import pytest
 
@@ -17,7 +19,6 @@ from extrados.engine.analysis.overlap import repaired
 from extrados.engine.io.compas_dem_backend import solve_with_extrados
 from extrados.engine.io.compas_dem_model import INSTALL_HINT, blockmodel_from, model_document
 
-compas_dem = pytest.importorskip("compas_dem")
 from compas_dem.models import BlockModel  # noqa: E402
 from compas_dem.problem import Problem, Solver  # noqa: E402
 from compas_dem.templates import ArchTemplate, BarrelVaultTemplate, DomeTemplate  # noqa: E402
@@ -29,7 +30,6 @@ G = 9.81             # m/s^2, compas_dem's back ends' gravity
 #: so that its equilibrium carries the weight to well within REACTION_RELATIVE
 SOLVE_SETTINGS = {"tolerance": 1e-9}
 REACTION_RELATIVE = 1e-6
-LMGC90_REACTION_RELATIVE = 2e-4   # its dynamic settle's lateral remainder (test below)
 DOME_HOOPS = 6
 DOME_MERIDIANS = 16   # the coarse dome whose hoops overlap by 35 mm (5.8 mm at 40 meridians, 20 hoops)
 
@@ -104,9 +104,6 @@ def test_a_block_without_a_density_is_named():
 @pytest.mark.parametrize("template", [arch, barrel_vault])
 @pytest.mark.parametrize("backend", ["RBE", "CRA"])
 def test_extrados_and_compas_dem_back_ends_agree_on_the_verdict_and_the_total_reaction(template, backend):
-    pytest.importorskip("compas_cra")
-    if backend == "CRA":
-        pytest.importorskip("pyomo")   # compas_dem's CRA wrapper sets its options through pyomo
     blockmodel = template()
     blockmodel.compute_contacts()
     problem = problem_of(blockmodel)
@@ -118,29 +115,6 @@ def test_extrados_and_compas_dem_back_ends_agree_on_the_verdict_and_the_total_re
     assert total_reaction(ours, blockmodel) == pytest.approx(total_reaction(theirs, blockmodel),
                                                              abs=REACTION_RELATIVE * w)
     assert total_reaction(ours, blockmodel) == pytest.approx([0.0, 0.0, w], abs=REACTION_RELATIVE * w)
-
-
-def test_lmgc90_settles_the_arch_where_extrados_finds_it_stable_carrying_the_same_weight():
-    """compas_lmgc90 (0.1; it pulls PySide6, 670 MB, so the test extras leave it out) runs a dynamic
-    settle: the arch stands when its blocks have moved less than a micrometre after 0.5 s. Its contact
-    forces then still hold a lateral remainder of 1e-4 of the weight, hence the looser tolerance."""
-    pytest.importorskip("compas_lmgc90")
-    from compas_dem.material import Stone
-
-    blockmodel = arch()
-    stone = Stone(fck=30.0, density=DENSITY)   # LMGC90 takes the density from the blocks' material
-    blockmodel.add_material(stone)
-    blockmodel.assign_material(stone, elements=list(blockmodel.elements()))
-    blockmodel.compute_contacts()
-    problem = problem_of(blockmodel)
-    ours = solve_with_extrados(problem, settings=SOLVE_SETTINGS)
-    problem.set_solver(Solver.LMGC90(duration=0.5, n_steps=500, verbose=500))
-    theirs = problem.solve()
-    assert ours.metadata["stable"] is True
-    assert max(np.linalg.norm(theirs.displacement(e.graphnode)) for e in blockmodel.elements()) < 1e-6
-    w = weight(problem)
-    assert total_reaction(theirs, blockmodel, on_v=False) == pytest.approx(total_reaction(ours, blockmodel),
-                                                                           abs=LMGC90_REACTION_RELATIVE * w)
 
 
 def test_results_carry_what_compas_dem_viewer_reads_and_round_trip_as_compas_data():
@@ -224,7 +198,6 @@ def test_the_shrunk_dome_given_back_to_compas_dem_stands_under_rbe_as_under_extr
     """compas_dem's contact detection keeps faces of at least minimum_area: at its default 0.01 m^2 it
     drops the small faces the cut made, and RBE and CRA find no equilibrium; at 1e-4 m^2 they do (CRA
     agrees as RBE does, but takes 3.5 minutes here: left out)."""
-    pytest.importorskip("compas_cra")
     doc = model_document(problem_of(dome()), DENSITY, settings={"overlap": {"mode": "shrink"}})
     shrunk, _ = repaired(Model.from_dict(doc))
     blockmodel = blockmodel_from(shrunk)

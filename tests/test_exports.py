@@ -21,6 +21,7 @@ from extrados.engine.io.result_file import read_result_file
 from extrados.engine.io.sidecar import sidecar_path, write_sidecar
 from extrados.engine.io.vtk_export import ENTITY_FILE, STRESS_FIELDS, write_vtk
 from extrados.engine.post.entities import NO_ENTITY
+from extrados_gh.entities import NONE, NONE_COLOUR, level_values, value_colours
 
 EXTRADOS = [sys.executable, "-m", "extrados"]
 #: Numbers written to a .vtu as float64 come back as they were; sums of a few products of them differ by
@@ -231,7 +232,12 @@ def test_entities_are_coded_per_level_in_the_vtu_and_kept_whole_in_the_glb(arch_
         assert nodes[block_id].get("extras", {}).get("entity") == entity
         courses.setdefault(None if entity is None else entity["course"], set()).add(colour[block_id])
     assert all(len(colours) == 1 for colours in courses.values())  # a colour per course
-    assert len(set.union(*courses.values())) == len(courses)     # and each course its own (7 < 20)
+    assert len(set.union(*courses.values())) == len(courses)     # and each course its own
+    # the colours the browser viewer and Grasshopper give the same courses (their rule: extrados_gh.entities)
+    named = [course for course in courses if course is not None]
+    ours = {course: courses[course].pop()[:3] for course in named}
+    assert ours == {course: tuple(rgb) for course, rgb in value_colours(level_values(named)).items() if course != NONE}
+    assert courses[None].pop()[:3] == NONE_COLOUR                  # the supports, which have no entity
 
 
 def test_a_model_that_is_not_the_result_s_is_refused(static_arch, tmp_path):

@@ -16,7 +16,7 @@ import trimesh
 from matplotlib import colormaps
 
 from extrados.engine.errors import ModelError
-from extrados.engine.post.entities import NO_ENTITY, entity_codes
+from extrados.engine.post.entities import NO_ENTITY, NO_ENTITY_COLOUR, entity_codes, entity_colour
 from extrados.engine.post.poses import check_same_blocks, drawn_vertices, frame_pose, quaternion_rotation, shown_frame
 
 ROOT_NODE = "extrados"
@@ -25,9 +25,7 @@ Z_UP_TO_Y_UP = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, -1.0,
 #: The result's block scalars a glTF may be coloured by (engine.result.BlockResults).
 COLOUR_SCALARS = ("p", "q")
 COLOUR_MAP = "viridis"
-#: The colours of an entity level's names, in turn (20 distinct colours, then again).
-CATEGORY_MAP = "tab20"
-#: RGBA (0-255) of a block whose scalar is not finite, or that has no name at the entity level coloured by.
+#: RGBA (0-255) of a block whose scalar is not finite.
 NO_VALUE_COLOUR = (160, 160, 160, 255)
 
 
@@ -58,9 +56,10 @@ def scalar_colours(values):
 
 
 def category_colours(codes):
-    """(n, 4) uint8 RGBA of entity ``codes`` (n,): CATEGORY_MAP's colours in turn, NO_VALUE_COLOUR for NO_ENTITY."""
-    colours = colormaps[CATEGORY_MAP](codes % colormaps[CATEGORY_MAP].N, bytes=True)
-    colours[codes == NO_ENTITY] = NO_VALUE_COLOUR
+    """(n, 4) uint8 RGBA of entity ``codes`` (n,): name k's ``entity_colour(k)``, NO_ENTITY_COLOUR for NO_ENTITY."""
+    colours = np.full((len(codes), 4), 255, np.uint8)
+    for i, code in enumerate(codes):
+        colours[i, :3] = NO_ENTITY_COLOUR if code == NO_ENTITY else entity_colour(int(code))
     return colours
 
 
