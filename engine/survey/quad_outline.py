@@ -76,12 +76,9 @@ def quad_outline(plane, points, corners, stone):
 
     Parameters
     ----------
-    plane : FacePlane
-    points : (n, 3) float64, m
-        The face's measured points.
-    corners : (k, 3) float64, m
-        The measured outline in order, or (0, 3).
-    stone : str
+    plane, points, corners, stone
+        As `face_plane.outline`: the face's plane, its (n, 3) measured points and (k, 3) measured
+        outline (or (0, 3)), m, and the stone's id.
 
     Returns
     -------
