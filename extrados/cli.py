@@ -1,5 +1,5 @@
-"""The `extrados` command: analyze a model file, import a CAD or mesh file as a model, export a result for
-ParaView or glTF, run a batch and report on its table, print example models.
+"""The `extrados` command: analyze a model file, import a CAD or mesh file or a survey of stones as a model,
+export a result for ParaView or glTF, run a batch and report on its table, print example models.
 
 Exit codes: 0 success, 2 bad input (message on stderr), 1 structure or solver trouble never;
 a structure that does not stand is a result, not an error.
@@ -130,6 +130,21 @@ def _parser():
                               "(default: support, supports, ground)")
     imports.add_argument("--max-blocks", type=int, default=DEFAULT_MAX_BLOCKS,
                          help=f"refuse a file of more bodies than this (default {DEFAULT_MAX_BLOCKS})")
+    survey = sub.add_parser("survey", help="a model document from a survey of stones' faces (seed 002)",
+                            description="Fit a plane to each stone's measured face, outline and extrude it into "
+                                        "the wall by its depth, trim overlapping neighbours; prints per stone the "
+                                        "plane residuals, depth, outline deviation and trimmed volume.")
+    survey.add_argument("points", help="the survey: CSV or JSON rows stone, x, y, z (corner), or a labelled PLY, "
+                                       "LAS or LAZ point cloud")
+    survey.add_argument("--stones", required=True, help="the stone table (CSV or JSON): types, entities, depths")
+    survey.add_argument("--depths", required=True, help="the depth of each stone type, m (JSON object)")
+    survey.add_argument("--out", required=True, help="the model document (JSON) to write")
+    survey.add_argument("--viewpoint", type=float, nargs=3, metavar=("X", "Y", "Z"),
+                        help="where the faces were seen from, m (stones without a station in the table)")
+    survey.add_argument("--outline",
+                        help="a face's outline: hull (its convex hull, the default), or quad (the blocky "
+                             "simplification: each stone a hexahedron)")
+    survey.add_argument("--report", help="write the per-stone report here (strict JSON)")
     sub.add_parser("serve", add_help=False, help="run the HTTP service and viewer (extrados serve --help)")
     return parser
 
@@ -394,6 +409,47 @@ def _run_import(args):
     print(f"{len(model.import_report)} blocks ({supports} supports) written to {args.out}")
 
 
+def _read_depths(path):
+    """The depth table of a JSON file: {stone type: depth in m}; ModelError naming the file when it is not one."""
+    try:
+        depths = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read the depth table: {exc}", path=Path(path).name) from None
+    if not isinstance(depths, dict):
+        raise ModelError("the depth table must be a JSON object {stone type: depth in m}", path=Path(path).name)
+    return depths
+
+
+def _report_value(value, form):
+    """``value`` formatted by ``form`` (e.g. "7.2f"), or a dash as wide when the report gives none."""
+    return "-".rjust(int(form.split(".")[0])) if value is None else format(value, form)
+
+
+def _run_survey(args):
+    from extrados.engine.io.strict_json import dumps as strict_dumps
+    from extrados.engine.survey import read_stone_table, read_survey, survey_to_model
+
+    _check_output_path("--out", args.out)
+    if args.report:
+        _check_output_path("--report", args.report)
+    options = {} if args.outline is None else {"outline": args.outline}
+    document, report = survey_to_model(read_survey(args.points), read_stone_table(args.stones),
+                                       _read_depths(args.depths), viewpoint=args.viewpoint, **options)
+    with open(args.out, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    print(f"{'stone':>16} {'RMS mm':>7} {'max mm':>7} {'depth m':>7} {'dev mm':>7} {'trimmed m3':>10}")
+    for stone in report.stones:
+        deviation = stone.outline_deviation_m if stone.quad_deviation_m is None else stone.quad_deviation_m
+        millimetres = [None if value is None else 1e3 * value for value in (stone.plane_rms_m, stone.plane_max_m,
+                                                                             deviation)]
+        print(f"{stone.stone:>16} {_report_value(millimetres[0], '7.2f')} {_report_value(millimetres[1], '7.2f')} "
+              f"{_report_value(stone.depth_m, '7.3f')} {_report_value(millimetres[2], '7.2f')} "
+              f"{stone.trimmed_m3:10.3g}")
+    if args.report:
+        Path(args.report).write_bytes(strict_dumps(report.to_dict()))
+    print(f"{len(report.stones)} stones, {len(report.overlaps)} overlaps trimmed, written to {args.out}")
+
+
 def _parse_params(extra, generator):
     params = {}
     it = iter(extra)
@@ -441,8 +497,8 @@ def _run_example(args, extra):
 
 
 #: The commands that take no arguments beyond their own.
-COMMANDS = {"analyze": _run_analyze, "import": _run_import, "export": _run_export, "batch": _run_batch,
-            "report": _run_report}
+COMMANDS = {"analyze": _run_analyze, "import": _run_import, "survey": _run_survey, "export": _run_export,
+            "batch": _run_batch, "report": _run_report}
 
 
 def main(argv=None):

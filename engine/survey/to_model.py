@@ -3,7 +3,8 @@
 For each stone of the survey, in the survey's order:
 
 1. a stone surveyed on its face: the least-squares plane of its points, the face's convex outline
-   in that plane, the outline extruded into the wall by the depth of the stone or of its type
+   in that plane, or its quadrilateral (`quad_outline`, the blocky simplification of sec. 4.1: the
+   block a hexahedron), the outline extruded into the wall by the depth of the stone or of its type
    (`face_plane`, `extrusion`);
 2. a stone surveyed all round: the convex hull of its points (`convex_block`);
 
@@ -22,10 +23,20 @@ from extrados.engine.survey.convex_block import convex_block
 from extrados.engine.survey.extrusion import into_wall_normal, prism, stone_depth
 from extrados.engine.survey.face_plane import fit_plane, outline
 from extrados.engine.survey.overlaps import resolve_overlaps
+from extrados.engine.survey.quad_outline import quad_outline
 from extrados.engine.survey.stones import SurveyError
 
 #: What may be done with overlapping neighbours: trim them back to a shared plane, or only report them.
 OVERLAP_MODES = ("trim", "report")
+
+
+def hull_outline(plane, points, corners, stone):
+    """The convex outline of a face (`face_plane.outline`) and no quad fit."""
+    return outline(plane, points, corners, stone), None
+
+
+#: How a face is outlined: its convex hull, or the quad of the blocky simplification (sec. 4.1).
+OUTLINES = {"hull": hull_outline, "quad": quad_outline}
 
 
 class StoneReport(NamedTuple):
@@ -38,6 +49,8 @@ class StoneReport(NamedTuple):
     plane_max_m: float             # largest out-of-plane distance (face)
     outline_area_m2: float         # (face)
     outline_deviation_m: float     # largest distance of a measured corner inside the convex outline (face)
+    quad_deviation_m: float        # Hausdorff distance of the quad from the convex outline (face, outline "quad")
+    quad_area_change_m2: float     # the quad's area less the convex outline's (face, outline "quad")
     depth_m: float                 # extrusion depth (face)
     depth_from: str                # "stone" or "type" (face)
     hull_deviation_m: float        # largest distance of a point inside its convex hull (all_round)
@@ -58,21 +71,24 @@ class SurveyReport(NamedTuple):
                 "overlaps": [overlap._asdict() for overlap in self.overlaps]}
 
 
-def face_block(stone, info, depth_table, viewpoint, into_wall):
-    """(vertices, faces, report fields) of a stone surveyed on its face (step 1); seen from its own
-    station when the stone table gives one, else from ``viewpoint`` or along ``into_wall``."""
+def face_block(stone, info, depth_table, viewpoint, into_wall, outline_kind):
+    """(vertices, faces, report fields) of a stone surveyed on its face (step 1), outlined as
+    ``outline_kind`` says (`OUTLINES`); seen from its own station when the stone table gives one,
+    else from ``viewpoint`` or along ``into_wall``."""
     if info.station is not None:
         viewpoint, into_wall = info.station, None
     if viewpoint is None and into_wall is None:
         raise SurveyError("no station in the stone table and neither viewpoint nor into_wall given: "
                           "cannot tell which side of its face is into the wall", stone=stone.stone)
     plane = fit_plane(stone.points, stone.stone)
-    face = outline(plane, stone.points, stone.corners, stone.stone)
+    face, quad = OUTLINES[outline_kind](plane, stone.points, stone.corners, stone.stone)
     depth, depth_from = stone_depth(stone.stone, info, depth_table)
     inward = into_wall_normal(plane, stone.stone, viewpoint, into_wall)
     vertices, faces = prism(face.corners, inward, depth)
     fields = dict(plane_rms_m=plane.rms_m, plane_max_m=plane.max_m, outline_area_m2=face.area_m2,
                   outline_deviation_m=face.deviation_m, depth_m=depth, depth_from=depth_from)
+    if quad is not None:
+        fields.update(quad_deviation_m=quad.deviation_m, quad_area_change_m2=quad.area_change_m2)
     return vertices, faces, fields
 
 
@@ -83,12 +99,12 @@ def all_round_block(stone, info):
                                            reference_volume_m3=info.reference_volume)
 
 
-def stone_block(stone, info, depth_table, viewpoint, into_wall):
+def stone_block(stone, info, depth_table, viewpoint, into_wall, outline_kind):
     """(vertices, faces) of one stone and its StoneReport before trimming."""
     if info.survey == "all_round":
         vertices, faces, fields = all_round_block(stone, info)
     else:
-        vertices, faces, fields = face_block(stone, info, depth_table, viewpoint, into_wall)
+        vertices, faces, fields = face_block(stone, info, depth_table, viewpoint, into_wall, outline_kind)
     empty = dict.fromkeys(StoneReport._fields)
     report = StoneReport(**{**empty, **fields, "stone": stone.stone, "survey": info.survey,
                             "points": len(stone.points), "volume_m3": block_volume(vertices, faces),
@@ -113,7 +129,7 @@ def checked_base_blocks(base_blocks):
 
 
 def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wall=None, base_blocks=(),
-                    overlaps="trim"):
+                    overlaps="trim", outline="hull"):
     """The model document of a survey's stones, and how each stone became a block.
 
     Parameters
@@ -139,6 +155,10 @@ def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wa
     overlaps : {"trim", "report"}
         Trim overlapping neighbours back to a shared plane, or only report them (the engine then
         refuses overlaps deeper than its contact envelope).
+    outline : {"hull", "quad"}
+        A face's outline: the convex hull of its points (or of its measured corners), or the blocky
+        simplification of sec. 4.1, the quad through four measured corners or the least-area rectangle
+        enclosing the hull, so that the block is a hexahedron (`quad_outline`; its deviation reported).
 
     Returns
     -------
@@ -157,12 +177,14 @@ def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wa
         raise SurveyError("give viewpoint or into_wall, not both: either says which side of a face is into the wall")
     if overlaps not in OVERLAP_MODES:
         raise SurveyError(f"overlaps is {overlaps!r}; it must be one of {', '.join(OVERLAP_MODES)}")
+    if outline not in OUTLINES:
+        raise SurveyError(f"outline is {outline!r}; it must be one of {', '.join(OUTLINES)}")
     blocks, reports = [], []
     for stone in stones:
         info = stone_table.get(stone.stone)
         if info is None:
             raise SurveyError("no entry in the stone table", stone=stone.stone)
-        block, report = stone_block(stone, info, depth_table, viewpoint, into_wall)
+        block, report = stone_block(stone, info, depth_table, viewpoint, into_wall, outline)
         blocks.append(block)
         reports.append(report)
     ids = [stone.stone for stone in stones] + [block["id"] for block in base_blocks]
