@@ -24,7 +24,7 @@ def main():
     from compas_dem.material import Stone
     from compas_dem.problem import Solver
 
-    from extrados.engine.io.compas_dem_backend import solve_with_extrados
+    from extrados.engine.exchange.compas_dem_backend import solve_with_extrados
 
     blockmodel = arch()
     stone = Stone(fck=30.0, density=DENSITY)   # LMGC90 takes the density from the blocks' material

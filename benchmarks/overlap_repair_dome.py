@@ -20,7 +20,7 @@ from compas_dem.templates import DomeTemplate
 
 from extrados import Model, analyze
 from extrados.engine.analysis.overlap import repaired
-from extrados.engine.io.compas_dem_model import model_document
+from extrados.engine.exchange.compas_dem_model import model_document
 
 DENSITY = 2400.0
 FRICTION = 0.6

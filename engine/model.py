@@ -23,7 +23,7 @@ import numpy as np
 
 from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
 from extrados.engine.errors import ModelError
-from extrados.engine.io.model_document import (BLOCK_DEFAULTS, LOAD_DEFAULTS, MODEL_DEFAULTS, SETTINGS_DEFAULTS,
+from extrados.engine.io.model_document import (BLOCK_DEFAULTS, FORMAT, LOAD_DEFAULTS, MODEL_DEFAULTS, SETTINGS_DEFAULTS,
                                                plain_faces, plain_vertices, validate_block, validate_schema)
 from extrados.engine.geometry.hull import hull_block
 from extrados.engine.geometry.packed import pack_polyhedra
@@ -31,7 +31,6 @@ from extrados.engine.geometry.polyhedron import GeometryError, prevalidated_bloc
 from extrados.engine.io.compas_data import DocumentData
 from extrados.engine.scaled_defaults import scaled_settings
 
-FORMAT = "extrados.model/1"
 SUPPORTED_LAWS = ("coulomb", "mohr_coulomb", "cohesive")
 
 

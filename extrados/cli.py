@@ -343,9 +343,9 @@ def _run_analyze(args):
 
 
 def _run_export(args):
-    from extrados.engine.io.gltf_export import write_gltf
-    from extrados.engine.io.result_file import read_result_file
-    from extrados.engine.io.vtk_export import write_vtk
+    from extrados.engine.exchange.gltf_export import write_gltf
+    from extrados.engine.exchange.result_file import read_result_file
+    from extrados.engine.exchange.vtk_export import write_vtk
 
     if args.format == "vtk":
         for option, value in (("--frame", args.frame), ("--colour-by", args.colour_by)):

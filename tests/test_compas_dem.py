@@ -16,8 +16,8 @@ import pytest
 
 from extrados import Model, ModelError
 from extrados.engine.analysis.overlap import repaired
-from extrados.engine.io.compas_dem_backend import solve_with_extrados
-from extrados.engine.io.compas_dem_model import INSTALL_HINT, blockmodel_from, model_document
+from extrados.engine.exchange.compas_dem_backend import solve_with_extrados
+from extrados.engine.exchange.compas_dem_model import INSTALL_HINT, blockmodel_from, model_document
 
 from compas_dem.models import BlockModel  # noqa: E402
 from compas_dem.problem import Problem, Solver  # noqa: E402

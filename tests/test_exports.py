@@ -16,10 +16,10 @@ from scipy.spatial.transform import Rotation
 
 from extrados import Model, ModelError, analyze, generators
 from extrados.engine.io import strict_json
-from extrados.engine.io.gltf_export import COLOUR_MAP, ROOT_NODE, Z_UP_TO_Y_UP, write_gltf
-from extrados.engine.io.result_file import read_result_file
+from extrados.engine.exchange.gltf_export import COLOUR_MAP, ROOT_NODE, Z_UP_TO_Y_UP, write_gltf
+from extrados.engine.exchange.result_file import read_result_file
 from extrados.engine.io.sidecar import sidecar_path, write_sidecar
-from extrados.engine.io.vtk_export import ENTITY_FILE, STRESS_FIELDS, write_vtk
+from extrados.engine.exchange.vtk_export import ENTITY_FILE, STRESS_FIELDS, write_vtk
 from extrados.engine.post.entities import NO_ENTITY
 from extrados_gh.entities import NONE, NONE_COLOUR, level_values, value_colours
 

@@ -31,7 +31,7 @@ def _course_of(model):
     return {block["id"]: block["entity"]["course"] for block in model["blocks"] if "entity" in block}
 
 
-def test_blocks_are_coloured_by_course_with_a_legend(page, tmp_path):
+def test_blocks_are_coloured_by_course_with_a_legend(page, tmp_path):  # noqa: F811 (the fixture)
     model = entity_wall()
     run_static_from_file(page, tmp_path / "entity_wall.json", model)
     offered = page.eval_on_selector_all("#block-colouring option", "options => options.map(o => o.value)")
@@ -61,7 +61,7 @@ def test_blocks_are_coloured_by_course_with_a_legend(page, tmp_path):
     page.screenshot(path=str(ARTIFACTS / "viewer_entity_courses.png"))
 
 
-def test_a_filter_on_one_course_hides_the_others_and_their_forces(page, tmp_path):
+def test_a_filter_on_one_course_hides_the_others_and_their_forces(page, tmp_path):  # noqa: F811 (the fixture)
     model = entity_wall()
     run_static_from_file(page, tmp_path / "entity_wall.json", model)
     result = page.evaluate("window.extrados.lastResult")

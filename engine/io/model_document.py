@@ -11,6 +11,8 @@ from extrados.engine.errors import ModelError
 from extrados.engine.io.schema import (SIZE_LIMITS, check_finite, first_error, model_schema, property_defaults,
                                        schema_error)
 
+#: The model document's "format" (the schema's title).
+FORMAT = "extrados.model/1"
 SCHEMA = model_schema()
 _VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 #: What the schema gives a document's top-level fields (gravity, materials, joints), its settings

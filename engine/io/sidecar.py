@@ -10,15 +10,11 @@ them here at full precision instead of in the document (engine.result, "output")
   float64, m, and ``history_velocity`` (n_frames, n_movable, 6) float64, [m/s, rad/s].
 
 Read one with ``numpy.load(path)`` (no pickles: every array is numbers or fixed-width text), or into its
-Result with `read_sidecar`.
+Result with `extrados.engine.exchange.result_file.read_sidecar`.
 """
-import dataclasses
 import os
 
 import numpy as np
-
-from extrados.engine.errors import ModelError
-from extrados.engine.result import Frames
 
 
 def wants_sidecar(result):
@@ -48,44 +44,3 @@ def sidecar_path(document_path):
     """Where the sidecar of the document at ``document_path`` goes: beside it, ending .npz (result.json:
     result.npz)."""
     return os.path.splitext(document_path)[0] + ".npz"
-
-
-def unread_frames(result, n_frames):
-    """Frames of ``n_frames`` the document already gave (``result.frames``), or all nan when it gave none."""
-    if result.frames is not None:
-        frames = result.frames
-        return Frames(frames.t, frames.position.copy(), frames.orientation.copy(), frames.velocity.copy())
-    n_blocks = len(result.blocks.ids)
-    return Frames(np.full(n_frames, np.nan), np.full((n_frames, n_blocks, 3), np.nan),
-                  np.full((n_frames, n_blocks, 4), np.nan), np.full((n_frames, n_blocks, 6), np.nan))
-
-
-def read_sidecar(result, file):
-    """The Result read from a document (``Result.from_dict``) with the frames and histories its request sent
-    to the sidecar ``file`` (a path or binary file object) taken from there, at full precision.
-
-    Raises
-    ------
-    ModelError
-        At ``output`` when the file cannot be read or is not this result's sidecar (other blocks or times).
-    """
-    try:
-        with np.load(file) as arrays:
-            arrays = dict(arrays)
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"the result's frames are in its sidecar, which cannot be read: {exc}",
-                         path="output") from None
-    if arrays.get("block_ids", np.zeros(0)).tolist() != list(result.blocks.ids):
-        raise ModelError("the sidecar is not this result's: its blocks are not the result's", path="output")
-    frames = unread_frames(result, len(arrays["t"]))
-    if len(frames.t) != len(arrays["t"]):
-        raise ModelError(f"the sidecar has {len(arrays['t'])} frames, the result's document {len(frames.t)}",
-                         path="output")
-    if "position" in arrays:
-        frames.position[:], frames.orientation[:] = arrays["position"], arrays["orientation"]
-    if "history_blocks" in arrays:
-        index = {block_id: i for i, block_id in enumerate(result.blocks.ids)}
-        movable = [index[block_id] for block_id in arrays["history_blocks"].tolist()]
-        frames.position[:, movable] = arrays["history_position"]
-        frames.velocity[:, movable] = arrays["history_velocity"]
-    return dataclasses.replace(result, frames=dataclasses.replace(frames, t=arrays["t"]))

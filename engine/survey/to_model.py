@@ -18,7 +18,7 @@ import numpy as np
 
 from extrados.engine.geometry.hull import hull_block
 from extrados.engine.geometry.polyhedron import GeometryError, block_volume, validated_block
-from extrados.engine.model import FORMAT
+from extrados.engine.io.model_document import FORMAT
 from extrados.engine.survey.convex_block import convex_block
 from extrados.engine.survey.extrusion import into_wall_normal, prism, stone_depth
 from extrados.engine.survey.face_plane import fit_plane, outline

@@ -17,7 +17,7 @@ from extrados.engine.generators import DEFAULT_MAX_BLOCKS
 from extrados.engine.io.cad.bodies import body_block
 from extrados.engine.io.cad.mesh_files import MESH_TYPES, mesh_bodies
 from extrados.engine.io.cad.rhino_files import rhino_bodies
-from extrados.engine.model import FORMAT
+from extrados.engine.io.model_document import FORMAT
 
 #: Metres per unit of the ``units`` a caller may name.
 UNITS = {"m": 1.0, "cm": 0.01, "mm": 1e-3, "in": 0.0254, "ft": 0.3048}

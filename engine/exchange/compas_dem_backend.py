@@ -21,7 +21,7 @@ per block its velocity; also on the nodes as ``mechanism_velocity`` [v, w], m/s 
 import numpy as np
 
 from extrados.engine.analysis import analyze
-from extrados.engine.io.compas_dem_model import compas_dem_module, model_document
+from extrados.engine.exchange.compas_dem_model import compas_dem_module, model_document
 
 SOLVER_NAME = "Extrados"
 
