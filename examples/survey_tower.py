@@ -12,7 +12,8 @@ the points go to a CSV and a PLY file and come back with the readers; the core c
 archaeologist's table (its blocks measured all round). `survey_to_model` (outline "quad", the blocky
 simplification) gives the as-built wall; `idealised_survey` the wall with level courses and plane
 facings, with the core as designed (the undeformed generator's). Both are checked (plane residuals
-against the noise, no overlaps, volumes), analysed
+against the noise, no overlaps, volumes), the gaps the survey leaves between neighbours taken as closed
+joints (settings.gaps "close", which survey_to_model writes: the core's mortar bonds across them), analysed
 statically and for the factor of a horizontal body acceleration along +y (a live load, lambda in g),
 and drawn coloured by entity; the as-built result is exported to VTK (ParaView) and glTF.
 
@@ -163,7 +164,9 @@ def analysed(model, load_factor=True):
     """Static verdict under self-weight and, when ``load_factor``, the factor of the horizontal live load
     (HORIZONTAL_LOAD), with the solvers' figures."""
     static = analyze(model, "static")
-    figures = {"stable": static.to_dict()["stable"], "static_solver": static.to_dict()["solver"],
+    document = static.to_dict()
+    figures = {"stable": document["stable"], "verdict_by": document["verdict_by"], "static_solver": document["solver"],
+               "gap_closure": document.get("gap_closure"),
                "load_factor": None, "load_factor_solves": None, "load_factor_solver": None}
     if load_factor:
         factor = analyze(Model.from_dict({**model.to_dict(), "loads": HORIZONTAL_LOAD}),

@@ -14,9 +14,12 @@ from tests.scripts import load_script
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "survey_tower.py"
 EXTRADOS = [str(Path(sys.executable).with_name("extrados"))]
-#: The small tower: one wall (north), three courses (one of through stones), two ashlars per side wall length;
-#: static only (the load factors' bisection on the noisy walls took over 6 minutes: the example's own run).
-SIZE = ["--courses", "3", "--walls", "1", "--length", "2", "--no-load-factor"]
+#: The small tower: one wall (north), three courses (one of through stones), two ashlars per side wall length
+SIZE = ["--courses", "3", "--walls", "1", "--length", "2"]
+#: The as-built wall's load factor over the idealised one's: the same wall up to the survey's noise (2.5 mm),
+#: a bulge of 2.25 mm and a sag of 1.1 mm at this size, which change its lever arms by well under 1 % of its
+#: 1 m thickness; the mortared joints' strengths are the same. Measured 0.982 at seed 1353.
+LOAD_FACTOR_RATIO_BAND = (0.9, 1.1)
 
 
 @pytest.fixture(scope="module")
@@ -67,15 +70,18 @@ def test_blocks_are_hexahedra_of_their_quads_volume_and_trimmed_little(tower):
             assert len(block["faces"]) <= 6 + cuts[block["id"]], block["id"]
 
 
-def test_the_idealised_wall_stands(tower):
-    # the engine built both models (it refuses overlaps). Not asserted, reported: APGD stops at its
-    # iteration cap above its 1e-7 target on both noisy walls (the verdict is the settle run's), and
-    # the as-built wall of this small size and seed does not stand (issue 19, reported to the lead)
+def test_both_walls_stand_by_a_converged_static_solve_and_their_load_factors_agree(tower):
+    # the engine built both models (it refuses overlaps); the gaps the survey leaves between neighbours are
+    # closed joints (survey_to_model writes settings.gaps "close"), so APGD reaches its 1e-7 target
     _, _, output = tower
-    assert output["idealised"]["stable"]
     for name in ("as_built", "idealised"):
-        assert output[name]["static_solver"]["residual"] < 1e-4, name
-        assert output[name]["load_factor"] is None     # not asked for
+        assert output[name]["stable"] and output[name]["verdict_by"] == "static", name
+        assert output[name]["gap_closure"]["contacts"] > 0, name
+        assert output[name]["static_solver"]["converged"] and output[name]["static_solver"]["residual"] <= 1e-7, name
+        assert output[name]["load_factor_solver"]["converged"], name
+        assert output[name]["load_factor"] > 0.0, name
+    low, high = LOAD_FACTOR_RATIO_BAND
+    assert low < output["as_built_over_idealised"] < high
 
 
 def test_entities_come_back_in_the_result(tower):

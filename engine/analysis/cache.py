@@ -9,7 +9,8 @@ the loads is kept per geometry, least recently used out first:
   materials, joints, settings and support motion are read and validated afresh from every
   document;
 - the contacts at rest (`detect` in the drawn configuration), which depend on the blocks and
-  the envelope: kept with the envelope they were detected with, detected again when it changes;
+  the envelope: kept with the envelope they were detected with, detected again when it changes
+  (settings.gaps closes their gaps afresh for every document, engine.analysis.joint_gaps);
 - the start of static solves (engine.analysis.static.self_weight_start): the static impulses of
   the document without its loads. They depend on the whole document but its loads (gravity,
   densities, joint laws, settings), so they are kept with a digest of that part and solved
@@ -37,6 +38,7 @@ import pickle
 import threading
 from collections import OrderedDict
 
+from extrados.engine.analysis.joint_gaps import closed_gaps
 from extrados.engine.analysis.request import request_document
 from extrados.engine.analysis.run import analyze
 from extrados.engine.analysis.static import self_weight_start
@@ -64,7 +66,7 @@ class GeometryEntry:
     def __init__(self, model):
         self.model = model      # Model whose checked blocks and BlockGeometry later models take over
         self._contacts = None   # (envelope in m, Contacts at rest)
-        self._start = None      # (start_digest, WarmStart of self_weight_start on those contacts)
+        self._start = None      # (start_digest, Contacts at rest it was solved on, WarmStart of self_weight_start)
 
     def contacts_at_rest(self, model):
         """Contacts at rest of ``model`` (of this geometry), detected once per envelope."""
@@ -78,9 +80,9 @@ class GeometryEntry:
         """The WarmStart of ``model`` (built from ``doc`` on this geometry) if it is kept already, else None."""
         kept, contacts = self._start, self._contacts
         if (kept is None or contacts is None or contacts[0] != model.settings["envelope"]
-                or kept[1].contacts is not contacts[1] or kept[0] != start_digest(doc)):
+                or kept[1] is not contacts[1] or kept[0] != start_digest(doc)):
             return None
-        return kept[1]
+        return kept[2]
 
     def warm_start(self, model, doc):
         """The WarmStart of ``model``, built from ``doc`` on this geometry: contacts at rest and the
@@ -91,10 +93,10 @@ class GeometryEntry:
             return kept
         try:
             contacts = self.contacts_at_rest(model)
-            start = self_weight_start(model, contacts)
+            start = self_weight_start(model, *closed_gaps(model, contacts))
         except ModelError:
             return None
-        self._start = (start_digest(doc), start)
+        self._start = (start_digest(doc), contacts, start)
         return start
 
 

@@ -83,7 +83,7 @@ class LoadFactorSearch:
         if not self.solved:
             return self.warm
         nearest = min(self.solved, key=lambda solved: abs(solved[0] - factor))
-        return WarmStart(self.warm.contacts, nearest[1])
+        return WarmStart(self.warm.contacts, nearest[1], self.warm.gap_closure)
 
     def expected_solves(self):
         """How many static solves the whole search expects, by what it knows now (at least one more).
@@ -109,7 +109,7 @@ class LoadFactorSearch:
                                 cancellation=self.cancellation, progress=share)
         share(1.0)
         if self.warm is None:
-            self.warm = WarmStart(solution.outcome.contacts)
+            self.warm = WarmStart(solution.outcome.contacts, gap_closure=solution.gap_closure)
         self.solved.append([float(factor), solution.outcome.impulse])
         return solution
 

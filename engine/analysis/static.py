@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from extrados.engine.analysis.joint_gaps import closed_gaps
 from extrados.engine.analysis.overlap import allowed_overlap
 from extrados.engine.analysis.progress import Progress
 from extrados.engine.errors import AnalysisCancelled, ModelError
@@ -43,19 +44,22 @@ class StaticSolution:
     max_point_speed: float   # m/s, largest |v| + |w| r over the movable blocks
     verdict_by: str          # "static" or "settle run"
     warm_started: bool = False  # the static CCP started from a WarmStart's impulses
+    gap_closure: dict = None  # what settings.gaps closed (engine.analysis.joint_gaps), None when it is "open"
 
 
 @dataclass(frozen=True)
 class WarmStart:
     """What a static solve of a geometry solved before may start from.
 
-    The contacts at rest are those of `detect` in the drawn configuration (State.initial): they
-    depend on the blocks and the envelope only, not on loads, gravity or joint laws. ``impulse``
+    The contacts at rest are those of `detect` in the drawn configuration (State.initial), with the
+    gaps settings.gaps closes closed (`closed_gaps`): they depend on the blocks, the envelope and
+    settings.gaps only, not on loads, gravity or joint laws. ``impulse``
     is a guess in their order, e.g. `self_weight_start` or a load factor probe's solution.
     """
 
-    contacts: object             # Contacts at rest
+    contacts: object             # Contacts at rest, their gaps closed as settings.gaps says
     impulse: np.ndarray = None   # (n_c, 3) float64, N s, frames (n, u, v); None: start from zero
+    gap_closure: dict = None     # the report of the gaps settings.gaps closed in them; None when "open"
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ def static_step(model, wrench, contacts, guess=None):
                       impulse_guess=guess)
 
 
-def self_weight_start(model, contacts):
+def self_weight_start(model, contacts, gap_closure=None):
     """WarmStart for static solves of ``model``: the static impulses under gravity alone, without any load.
 
     The start is the solution of the model's document with its loads left out (from zero), so a
@@ -166,12 +170,13 @@ def self_weight_start(model, contacts):
     Parameters
     ----------
     model : Model
-    contacts : Contacts at rest of its geometry
+    contacts : Contacts at rest of its geometry, its gaps closed as settings.gaps says (`closed_gaps`)
+    gap_closure : dict, optional, the report of `closed_gaps`, kept in the WarmStart
     """
     mech = model.mechanics
     wrench = np.zeros((mech.n_blocks, 6))
     wrench[:, :3] = mech.mass[:, None] * model.gravity[None, :]   # the dead wrench of a model without loads
-    return WarmStart(contacts, static_step(model, wrench, contacts).impulse)
+    return WarmStart(contacts, static_step(model, wrench, contacts).impulse, gap_closure)
 
 
 def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(), progress=Progress()):
@@ -182,7 +187,8 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
     model : Model
     live_factor : float
     warm : WarmStart, optional
-        Contacts at rest of this model's geometry (not detected again) and an impulse guess.
+        Contacts at rest of this model's geometry (not detected again, their gaps closed as settings.gaps
+        says) and an impulse guess.
     cancellation : Cancellation, optional
         Checked before the static CCP and at every step of a settle run.
     progress : engine.analysis.progress.Progress, optional
@@ -194,7 +200,10 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
     """
     mech = model.mechanics
     wrench = mech.dead_wrench + live_factor * mech.live_wrench
-    contacts = detect(model, State.initial(mech)) if warm is None else warm.contacts
+    if warm is None:
+        contacts, gap_closure = closed_gaps(model, detect(model, State.initial(mech)))
+    else:
+        contacts, gap_closure = warm.contacts, warm.gap_closure
     check_no_overlap(model, contacts)
     guess = None if warm is None else warm.impulse
     cancellation.check()
@@ -212,4 +221,4 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
         stable = settle_run_stands(model, wrench, cancellation, progress)
         verdict_by = "settle run"
     return StaticSolution(stable, outcome, contact_forces(outcome, STATIC_STEP), outcome.velocity, speed, verdict_by,
-                          guess is not None)
+                          guess is not None, gap_closure)

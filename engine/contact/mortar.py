@@ -5,6 +5,7 @@ bonds their compliance, stretch and capacities (``mortar_inputs``), solves with 
 the capacities settled (``solve_with_bonds``), and ends with the rows its motion leaves
 (``bonds_after``). A step without mortar contacts passes through each of these unchanged.
 """
+import dataclasses
 from typing import NamedTuple
 
 import numpy as np
@@ -76,12 +77,14 @@ def solve_with_bonds(model, bonds, friction, problem, cohesion, solver, gamma0, 
     Returns
     -------
     problem : Problem, the last one solved
-    report : SolverResult
+    report : SolverResult of the last pass, with the iterations and seconds of all passes
     cohesion : (n_c, 2) N, the capacities it was solved with; None without mortar contacts
     """
     passes = FRICTION_PASSES if bonding and cohesion is not None else 1
+    iterations, seconds = 0, 0.0
     for attempt in range(passes):
         report = solver.solve(problem, gamma0)
+        iterations, seconds = iterations + report.iterations, seconds + report.seconds
         if attempt + 1 == passes:
             break
         updated = bonds.strengths(model, friction, report.gamma[:, 0] / h)
@@ -89,7 +92,7 @@ def solve_with_bonds(model, bonds, friction, problem, cohesion, solver, gamma0, 
             break
         cohesion, gamma0 = updated, report.gamma
         problem = with_cohesion(problem, cohesion * h)
-    return problem, report, cohesion
+    return problem, dataclasses.replace(report, iterations=iterations, seconds=seconds), cohesion
 
 
 def with_cohesion(problem, cohesion_impulse):

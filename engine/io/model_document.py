@@ -24,6 +24,8 @@ BLOCK_DEFAULTS = property_defaults(SCHEMA["$defs"]["block"], SCHEMA)
 LOAD_DEFAULTS = property_defaults(SCHEMA["$defs"]["load"]["allOf"][0]["then"], SCHEMA)
 #: What the schema gives the fields of settings.overlap left out (engine.analysis.overlap).
 OVERLAP_DEFAULTS = property_defaults(SCHEMA["$defs"]["overlap"], SCHEMA)
+#: What the schema gives the fields of settings.gaps left out (engine.analysis.joint_gaps).
+GAPS_DEFAULTS = property_defaults(SCHEMA["$defs"]["gaps"], SCHEMA)
 
 
 def _block_label(doc, path):

@@ -161,6 +161,8 @@ def static_result(model, solution, static_step, analysis="static", load_factor=N
     states = contact_states(outcome.impulse, outcome.friction, np.full(len(contacts.gap), not solution.stable), bonded)
     reports = {"verdict_by": solution.verdict_by, "max_point_speed": float(solution.max_point_speed),
                "stress_summary": json_safe(stress_summary(mech, mech.position0, stress))}
+    if solution.gap_closure is not None:
+        reports["gap_closure"] = solution.gap_closure
     reports.update(extra or {})
     solver = dict(solver_document(outcome.solver), warm_start=solution.warm_started)
     return Result(analysis, bool(solution.stable), solver,

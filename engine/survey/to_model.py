@@ -28,6 +28,9 @@ from extrados.engine.survey.stones import SurveyError
 
 #: What may be done with overlapping neighbours: trim them back to a shared plane, or only report them.
 OVERLAP_MODES = ("trim", "report")
+#: What the model's static analyses do with the gaps left between neighbours (settings.gaps.mode,
+#: engine.analysis.joint_gaps): take them as closed joints, or keep them open.
+JOINT_GAP_MODES = ("close", "open")
 
 
 def hull_outline(plane, points, corners, stone):
@@ -129,7 +132,7 @@ def checked_base_blocks(base_blocks):
 
 
 def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wall=None, base_blocks=(),
-                    overlaps="trim", outline="hull"):
+                    overlaps="trim", outline="hull", joint_gaps="close", gap_tolerance=None):
     """The model document of a survey's stones, and how each stone became a block.
 
     Parameters
@@ -159,12 +162,19 @@ def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wa
         A face's outline: the convex hull of its points (or of its measured corners), or the blocky
         simplification of sec. 4.1, the quad through four measured corners or the least-area rectangle
         enclosing the hull, so that the block is a hexahedron (`quad_outline`; its deviation reported).
+    joint_gaps : {"close", "open"}
+        The document's settings.gaps mode. Neighbours fitted to noisy points meet with gaps of a few
+        standard deviations of the noise (trimming closes only the overlaps): "close" (default) has
+        static analyses take the gaps up to ``gap_tolerance`` as closed joints, the stones bearing on
+        each other as they do in the wall (engine.analysis.joint_gaps); "open" keeps them.
+    gap_tolerance : float, m, optional
+        The widest gap "close" closes (settings.gaps.tolerance); left out, the model's envelope.
 
     Returns
     -------
     document : dict
         A model document (format "extrados.model/1"): one block per stone, id the stone's, with its
-        ``entity``, then the base blocks; materials and joints are the schema's defaults.
+        ``entity``, then the base blocks, and settings.gaps; materials and joints are the schema's defaults.
     report : SurveyReport
 
     Raises
@@ -179,6 +189,10 @@ def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wa
         raise SurveyError(f"overlaps is {overlaps!r}; it must be one of {', '.join(OVERLAP_MODES)}")
     if outline not in OUTLINES:
         raise SurveyError(f"outline is {outline!r}; it must be one of {', '.join(OUTLINES)}")
+    if joint_gaps not in JOINT_GAP_MODES:
+        raise SurveyError(f"joint_gaps is {joint_gaps!r}; it must be one of {', '.join(JOINT_GAP_MODES)}")
+    if gap_tolerance is not None and not (np.isfinite(gap_tolerance) and gap_tolerance > 0.0):
+        raise SurveyError(f"gap_tolerance is {gap_tolerance!r}; it must be a positive length in m")
     blocks, reports = [], []
     for stone in stones:
         info = stone_table.get(stone.stone)
@@ -198,5 +212,7 @@ def survey_to_model(stones, stone_table, depth_table, *, viewpoint=None, into_wa
     document_blocks = [{"id": stone.stone, "vertices": vertices.tolist(), "faces": faces,
                         "entity": {"stone": stone.stone, **stone_table[stone.stone].entity}}
                        for stone, (vertices, faces) in zip(stones, trimmed)]
-    document = {"format": FORMAT, "units": "SI", "blocks": document_blocks + [dict(block) for block in base_blocks]}
+    gaps = {"mode": joint_gaps, **({} if gap_tolerance is None else {"tolerance": float(gap_tolerance)})}
+    document = {"format": FORMAT, "units": "SI", "blocks": document_blocks + [dict(block) for block in base_blocks],
+                "settings": {"gaps": gaps}}
     return document, SurveyReport(reports, found)
