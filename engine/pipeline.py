@@ -21,6 +21,10 @@ from extrados.engine.solvers import solve
 from extrados.engine.tolerance import SOLVER_DEFAULTS
 
 
+#: Analyses whose CCP is one static solve, which ``auto`` retries with a stronger solver when unconverged.
+RETRIED_ANALYSES = ("static", "load_factor")
+
+
 @dataclass(frozen=True)
 class SolverSettings:
     """Which solver a step's problem is solved with, and how precisely (engine.solvers)."""
@@ -28,17 +32,21 @@ class SolverSettings:
     name: str = SOLVER_DEFAULTS.solver                  # a key of engine.solvers.SOLVERS
     tolerance: float = SOLVER_DEFAULTS.static_tolerance  # relative CCP residual
     max_iterations: int = SOLVER_DEFAULTS.max_iterations
+    retry: bool = False                                 # a static CCP: ``auto`` retries an unconverged solve
 
     @classmethod
     def of(cls, model_settings, analysis):
         """The solver a model's settings (`Model.settings`) name for an ``analysis`` type, to their tolerance
-        or, where they set none, to that type's default (engine.tolerance.SOLVER_DEFAULTS)."""
+        or, where they set none, to that type's default (engine.tolerance.SOLVER_DEFAULTS); ``auto`` retries
+        the static CCPs of static and load factor analyses (engine.solvers.auto)."""
         return cls(model_settings["solver"], model_settings.get("tolerance", SOLVER_DEFAULTS.tolerance(analysis)),
-                   model_settings["max_iterations"])
+                   model_settings["max_iterations"], retry=analysis in RETRIED_ANALYSES)
 
     def solve(self, problem, gamma0):
         """SolverResult of ``problem`` from the impulses ``gamma0`` (n_c, 3) N s."""
-        return solve(problem, self.name, gamma0=gamma0, tolerance=self.tolerance, max_iterations=self.max_iterations)
+        options = {"retry": self.retry} if self.name == "auto" else {}
+        return solve(problem, self.name, gamma0=gamma0, tolerance=self.tolerance, max_iterations=self.max_iterations,
+                     **options)
 
 
 @dataclass(frozen=True)

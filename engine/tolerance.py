@@ -190,7 +190,9 @@ class SolverDefaults:
     """The solver a model's ``settings`` leave out: which one, its iteration cap and its relative
     CCP residual per analysis type (the model schema states solver and max_iterations from here)."""
 
-    solver: str = "apgd"
+    #: APGD, with a retry by the interior-point solver of a static solve it leaves unconverged
+    #: (engine.solvers.auto)
+    solver: str = "auto"
     max_iterations: int = 5000
     #: A static solve: the verdict compares velocities of about 1e-5 g h
     #: (Tolerance.static_velocity_relative), so the solve must be ten times more precise than that.

@@ -411,7 +411,10 @@ def test_block_above_the_tensile_cap_accelerates_with_the_excess(name):
     problem, free = pulled_block(pull)
     result = solve(problem, name, tolerance=SOLVE_TOLERANCE, max_iterations=MAX_ITERATIONS)
     assert result.converged
-    assert result.gamma[:, 0] == pytest.approx(-problem.cohesion[:, 1], rel=1e-12)
+    # projections put the impulses on the cap exactly; an interior point stays inside it, within its
+    # relative gap tolerance (engine.solvers.interior_point.INTERIOR_POINT_TOLERANCE, 1e-10)
+    on_cap = 1e-9 if name == "interior" else 1e-12
+    assert result.gamma[:, 0] == pytest.approx(-problem.cohesion[:, 1], rel=on_cap)
     assert np.abs(result.gamma[:, 1:]).max() <= SELF_EQUILIBRATED * problem.rhs_scale
     velocity = free[1] + problem.velocity(result.gamma)[1]
     assert velocity[2] / STEP == pytest.approx((pull - TENSILE_STRENGTH) / MASS, rel=1e-9)

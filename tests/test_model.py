@@ -135,7 +135,7 @@ def test_the_schema_gives_what_a_document_leaves_out():
     written = Model.from_dict({"format": "extrados.model/1", "units": "SI", "gravity": [0.0, 0.0, -9.81],
                                "materials": {"stone": {"density": 2000.0}},
                                "joints": {"dry": {"law": "coulomb", "friction": 0.6}}, "default_joint": "dry",
-                               "settings": {"envelope": 0.005, "compliance": 1e-10, "solver": "apgd",
+                               "settings": {"envelope": 0.005, "compliance": 1e-10, "solver": "auto",
                                             "max_iterations": 5000},
                                "blocks": blocks})
     assert bare.settings == written.settings

@@ -22,9 +22,12 @@ from extrados.engine.result import BlockResults, BondResults, ContactResults, Re
 
 
 def solver_document(report):
-    """The "solver" entry of a result: the last CCP solve's SolverResult."""
-    return {"name": report.name, "iterations": int(report.iterations), "residual": float(report.residual),
-            "converged": bool(report.converged), "seconds": float(report.seconds)}
+    """The "solver" entry of a result: the last CCP solve's SolverResult, with the attempt ``auto`` retried."""
+    document = {"name": report.name, "iterations": int(report.iterations), "residual": float(report.residual),
+                "converged": bool(report.converged), "seconds": float(report.seconds)}
+    if getattr(report, "first_attempt", None) is not None:
+        document["first_attempt"] = report.first_attempt
+    return document
 
 
 def block_results(mech, position, orientation, velocity, stress):

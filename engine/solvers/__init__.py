@@ -8,6 +8,8 @@ kernels of ``engine.solvers.cone``), so cohesive joints (``Problem(..., cohesion
 shifted by the cohesion and cut off at a tensile cap) are solved by all of them alike.
 """
 from extrados.engine.solvers.apgd import solve_apgd
+from extrados.engine.solvers.auto import solve_auto
+from extrados.engine.solvers.interior_point import solve_interior
 from extrados.engine.solvers.jacobi import solve_jacobi
 from extrados.engine.solvers.pgs import solve_pgs
 from extrados.engine.solvers.problem import Problem
@@ -15,13 +17,15 @@ from extrados.engine.solvers.reference import solve_reference
 from extrados.engine.solvers.result import SolverResult
 from extrados.engine.solvers.spg import solve_spg
 
-#: Solvers by name.
+#: Solvers by name; ``auto`` is APGD with the retry of engine.solvers.auto.
 SOLVERS = {
+    "auto": solve_auto,
     "apgd": solve_apgd,
     "spg": solve_spg,
     "pgs": solve_pgs,
     "jacobi": solve_jacobi,
     "reference": solve_reference,
+    "interior": solve_interior,
 }
 
 
@@ -54,4 +58,4 @@ def solve(problem, name, **options):
 
 
 __all__ = ["Problem", "SolverResult", "SOLVERS", "solve", "solve_apgd", "solve_spg", "solve_pgs", "solve_jacobi",
-           "solve_reference"]
+           "solve_reference", "solve_interior", "solve_auto"]

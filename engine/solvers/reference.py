@@ -51,26 +51,33 @@ INTERIOR_POINT_MAX_ITERATIONS = 200
 POLISH_STEPS = 8
 
 
-def delassus_matrix(problem):
-    """Sparse N = D^T M^-1 D + E (eq. 33, 43) of shape (3 n_c, 3 n_c), unknowns ordered (n, u, v) per contact."""
+def contact_jacobian_matrix(problem):
+    """Sparse D of shape (6 n_b, 3 n_c): column 3 i + k holds J_a,i[k]^T at body a's rows and J_b,i[k]^T at b's."""
     n_c, n_b = problem.n_contacts, problem.n_bodies
-    # D: (6 n_b, 3 n_c); column 3 i + k holds J_a,i[k]^T at body a's rows and J_b,i[k]^T at body b's
     columns = np.repeat(np.arange(3 * n_c), 6).reshape(n_c, 3, 6)
     rows_a = 6 * problem.body_a[:, None, None] + np.arange(6)[None, None, :] + np.zeros((1, 3, 1), dtype=np.int64)
     rows_b = 6 * problem.body_b[:, None, None] + np.arange(6)[None, None, :] + np.zeros((1, 3, 1), dtype=np.int64)
-    jacobian = sparse.coo_matrix(
+    return sparse.coo_matrix(
         (np.concatenate([problem.jacobian_a.ravel(), problem.jacobian_b.ravel()]),
          (np.concatenate([rows_a.ravel(), rows_b.ravel()]), np.concatenate([columns.ravel(), columns.ravel()]))),
         shape=(6 * n_b, 3 * n_c)).tocsr()
-    # M^-1 = blockdiag(m^-1 I_3, I^-1) per body
-    inverse_mass_matrix = np.zeros((n_b, 6, 6))
-    inverse_mass_matrix[:, :3, :3] = problem.inverse_mass[:, None, None] * np.eye(3)
-    inverse_mass_matrix[:, 3:, 3:] = problem.inverse_inertia
-    inverse_mass_matrix = sparse.block_diag(list(inverse_mass_matrix), format="csr")
-    return (jacobian.T @ inverse_mass_matrix @ jacobian + sparse.diags(problem.compliance.ravel())).tocsc()
 
 
-def _cone_constraints(friction, cohesion, impulse_scale):
+def inverse_mass_matrix(problem):
+    """Sparse M^-1 = blockdiag(m^-1 I_3, I^-1) per body, (6 n_b, 6 n_b); zero blocks for supports."""
+    blocks = np.zeros((problem.n_bodies, 6, 6))
+    blocks[:, :3, :3] = problem.inverse_mass[:, None, None] * np.eye(3)
+    blocks[:, 3:, 3:] = problem.inverse_inertia
+    return sparse.block_diag(list(blocks), format="csr")
+
+
+def delassus_matrix(problem):
+    """Sparse N = D^T M^-1 D + E (eq. 33, 43) of shape (3 n_c, 3 n_c), unknowns ordered (n, u, v) per contact."""
+    jacobian = contact_jacobian_matrix(problem)
+    return (jacobian.T @ inverse_mass_matrix(problem) @ jacobian + sparse.diags(problem.compliance.ravel())).tocsc()
+
+
+def cone_constraints(friction, cohesion, impulse_scale):
     """Clarabel A (rows x 3 n_c), b and cone list for gamma = impulse_scale x in the product of the S_i.
 
     Parameters
@@ -216,7 +223,7 @@ def solve_reference(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, r
     impulse_scale = problem.rhs_scale / diagonal_mean
     quadratic = sparse.triu(delassus / diagonal_mean, format="csc")
     linear = problem.rhs.ravel() / problem.rhs_scale
-    matrix, offset, cones = _cone_constraints(problem.friction, problem.cohesion, impulse_scale)
+    matrix, offset, cones = cone_constraints(problem.friction, problem.cohesion, impulse_scale)
 
     settings = clarabel.DefaultSettings()
     settings.verbose = False

@@ -28,6 +28,8 @@ class SolverResult:
         Solver name, a key of ``engine.solvers.SOLVERS``.
     lipschitz : float or None
         Final Lipschitz estimate of solvers that keep one (APGD), to warm-start the next solve.
+    first_attempt : dict or None
+        The solve ``auto`` retried (engine.solvers.auto): name, iterations, residual, converged, seconds.
     """
 
     gamma: np.ndarray
@@ -38,6 +40,7 @@ class SolverResult:
     history: list | None
     name: str
     lipschitz: float | None = None
+    first_attempt: dict | None = None
 
 
 def finish(problem, name, gamma, iterations, tolerance, started, history, failed=False, lipschitz=None,

@@ -1,0 +1,51 @@
+"""The default solver, ``auto``: APGD, and for a static CCP that APGD leaves unconverged a bounded retry
+with the interior-point solver (engine.solvers.interior_point).
+
+APGD (engine.solvers.apgd) is the fastest solver per unit of accuracy on the engine's problems: one
+matrix-free pass per iteration, and warm starts across the steps of a dynamic run. Its iteration
+count grows with the conditioning of hinged, nearly mechanism-like systems, and on some static
+problems it stops at its cap above the tolerance (a surveyed wall with open joint gaps: residual
+7e-6 after 20,000 iterations; a dome near its limit thickness). The interior-point method does not
+slow down there (15-45 iterations), but each iteration factorises a KKT matrix: worth it once, for
+a static answer, not at every step of a dynamic run. So a static solve that APGD does not finish
+is solved again by it, when the problem has at most ``interior_point.MAX_CONTACTS`` contacts, and
+the result keeps whichever of the two reached the smaller residual, with the first attempt in
+``SolverResult.first_attempt``. Naming a solver in the model's settings runs that solver alone.
+"""
+import dataclasses
+
+from extrados.engine.solvers.apgd import solve_apgd
+from extrados.engine.solvers.interior_point import MAX_CONTACTS, solve_interior
+
+
+def attempt_summary(report):
+    """The result document's record of a solve: name, iterations, residual, converged, seconds."""
+    return {"name": report.name, "iterations": int(report.iterations), "residual": float(report.residual),
+            "converged": bool(report.converged), "seconds": float(report.seconds)}
+
+
+def solve_auto(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False, retry=False):
+    """APGD, then, when ``retry`` and it did not converge, the interior-point solver (see the module).
+
+    Parameters
+    ----------
+    problem : Problem
+    gamma0 : (n_c, 3) float64, optional, APGD's start
+    tolerance : float, relative CCP residual
+    max_iterations : int, APGD's cap (and that of the interior-point solver's APGD finish)
+    record_history : bool, passed to APGD
+    retry : bool, a static CCP (engine.pipeline.SolverSettings): retry an unconverged solve
+
+    Returns
+    -------
+    SolverResult of the solver kept; after a retry its ``first_attempt`` records APGD's, and its iterations
+    and seconds are those of both solves
+    """
+    first = solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
+                       record_history=record_history)
+    if first.converged or not retry or problem.n_contacts > MAX_CONTACTS:
+        return first
+    second = solve_interior(problem, tolerance=tolerance, max_iterations=max_iterations)
+    kept = second if second.residual < first.residual else first
+    return dataclasses.replace(kept, iterations=first.iterations + second.iterations,
+                               seconds=first.seconds + second.seconds, first_attempt=attempt_summary(first))

@@ -1,0 +1,70 @@
+"""The default solver ``auto`` (engine.solvers.auto): APGD, and a bounded retry by the interior-point
+solver (engine.solvers.interior_point) of a static solve APGD leaves unconverged; a named solver runs alone.
+
+The 40-voussoir arch needs about 1,600 APGD iterations to the static tolerance 1e-7; with the cap at
+ITERATION_CAP APGD stops short, and the interior-point method solves it in under 20 of its own iterations.
+"""
+import jsonschema
+import numpy as np
+import pytest
+
+import problems
+from extrados import Model, analyze, generators
+from extrados.engine.io.schema import result_schema
+from extrados.engine.solvers import solve
+from extrados.engine.solvers.reference import solve_reference
+
+RESULT_SCHEMA = jsonschema.Draft202012Validator(result_schema())
+#: Far below what APGD needs on the 40-voussoir arch (about 1,600 iterations).
+ITERATION_CAP = 100
+#: The static tolerance the analyses ask (engine.tolerance.SOLVER_DEFAULTS.static_tolerance).
+STATIC_TOLERANCE = 1e-7
+
+
+def arch(**settings):
+    doc = generators.generate("arch", voussoirs=40)
+    doc.setdefault("settings", {}).update(max_iterations=ITERATION_CAP, **settings)
+    return Model.from_dict(doc)
+
+
+def test_a_static_solve_apgd_leaves_unconverged_is_retried_by_the_interior_point_solver():
+    result = analyze(arch(), "static").to_dict()
+    solver = result["solver"]
+    assert solver["name"] == "interior" and solver["converged"] and solver["residual"] <= STATIC_TOLERANCE
+    first = solver["first_attempt"]
+    assert first["name"] == "apgd" and first["iterations"] == ITERATION_CAP and not first["converged"]
+    assert solver["iterations"] > first["iterations"] and solver["seconds"] >= first["seconds"]
+    assert result["stable"] and result["verdict_by"] == "static"
+    RESULT_SCHEMA.validate(result)
+
+
+def test_the_retried_answer_is_the_converged_apgd_answer():
+    """The arch's reactions with the retry at the cap and with APGD given all the iterations it needs."""
+    retried = analyze(arch(), "static")
+    patient = analyze(Model.from_dict({**arch().to_dict(), "settings": {"max_iterations": 20000,
+                                                                         "solver": "apgd"}}), "static")
+    assert patient.to_dict()["solver"]["converged"]
+    weight = np.abs(patient.reactions.force[:, 2]).sum()
+    assert retried.reactions.force == pytest.approx(patient.reactions.force, abs=1e-5 * weight)
+
+
+def test_a_named_solver_runs_alone():
+    solver = analyze(arch(solver="apgd"), "static").to_dict()["solver"]
+    assert solver["name"] == "apgd" and not solver["converged"] and "first_attempt" not in solver
+
+
+def test_dynamic_steps_are_not_retried():
+    result = analyze(arch(), {"type": "dynamic", "duration": 0.002, "time_step": 0.001}).to_dict()
+    assert result["solver"]["name"] == "apgd" and "first_attempt" not in result["solver"]
+
+
+def test_auto_without_retry_is_apgd_and_with_it_agrees_with_the_reference():
+    problem = problems.random_problem(2, n_bodies=40, n_supports=4, n_contacts=50)
+    plain = solve(problem, "auto", tolerance=1e-10, max_iterations=5)
+    assert plain.name == "apgd" and not plain.converged and plain.first_attempt is None
+    retried = solve(problem, "auto", tolerance=1e-6, max_iterations=5, retry=True)
+    assert retried.converged and retried.name == "interior"
+    assert retried.first_attempt["name"] == "apgd" and not retried.first_attempt["converged"]
+    reference = solve_reference(problem, tolerance=1e-12)
+    scale = np.abs(reference.gamma).max()
+    assert np.abs(retried.gamma - reference.gamma).max() <= 1e-4 * scale
