@@ -117,6 +117,18 @@ def test_wall_with_large_friction_topples_at_length_over_height():
     assert report["nscd"] == pytest.approx(WALL_TOPPLING, rel=WALL_TOLERANCE)
 
 
+def test_an_lp_past_its_time_limit_leaves_the_bisection_to_find_the_factor(monkeypatch):
+    """HiGHS stopped at once (engine.analysis.limit.LP_TIME_LIMIT_S): no LP factor, its message says why,
+    and the NSCD bisection alone still finds the toppling factor L/H."""
+    from extrados.engine.analysis import limit
+    monkeypatch.setattr(limit, "LP_TIME_LIMIT_S", 0.0)
+    _, report = load_factor(generators.generate("wall", lateral_acceleration=G, friction=LARGE_FRICTION))
+    details = report["limit_analysis_details"]
+    assert report["limit_analysis"] is None and details["status"] == "lp_failed"
+    assert "time limit" in details["message"].lower()
+    assert report["nscd"] == pytest.approx(WALL_TOPPLING, rel=WALL_TOLERANCE)
+
+
 # --- outcomes other than a collapse -------------------------------------------------------
 def test_arch_below_minimum_thickness_fails_under_dead_loads():
     result, report = load_factor(generators.generate("arch", thickness=0.09, load_fraction=0.1))

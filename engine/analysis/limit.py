@@ -61,6 +61,10 @@ from extrados.engine.tolerance import TOL
 PYRAMID_FACETS = 8
 #: HiGHS status codes (scipy.optimize.linprog): solved, infeasible.
 LP_OPTIMAL, LP_INFEASIBLE = 0, 2
+#: s, HiGHS stops the LP after this and the analysis goes on without it (status "lp_failed", the message
+#: saying the time limit was reached): the LP only brackets the NSCD bisection, and on the survey tower of
+#: 40 courses on three walls it had not finished after 25 minutes, nor could the analysis be cancelled in it.
+LP_TIME_LIMIT_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -188,7 +192,8 @@ def limit_load_factor(model, max_factor, facets=PYRAMID_FACETS):
     cost[-1] = -1.0
     bounds = [(0.0, None)] * (a_eq.shape[1] - 1) + [(0.0, max_factor)]
     started = time.perf_counter()
-    solved = linprog(cost, A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    solved = linprog(cost, A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs",
+                     options={"time_limit": LP_TIME_LIMIT_S})
     seconds = time.perf_counter() - started
     force = np.zeros((contacts.n_contacts, 3))
     load_factor = None
