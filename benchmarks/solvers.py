@@ -3,10 +3,12 @@
 Each case is the cone complementarity problem of one step (seed 000 eq. 38), exactly as the
 pipeline hands it to its solver (``engine.pipeline.solve_step``, caught at ``SolverSettings.solve``):
 
-    arch20, arch40  static arch of 20 / 40 voussoirs, the 'arch' generator's defaults (t/R = 0.1075)
+    arch20, arch40  static arch of 20 / 40 voussoirs, the 'arch' generator's defaults (t/R = 0.1075, the
+                    limit thickness of DESIGN sec. 7's semicircular arch; mu = 0.8)
     dome            hemispherical dome of 24 meridians x 12 rings (289 blocks with the ground), an
-                    oculus of 10 deg, at 1.05 t_min (``DOME_MINIMUM_THICKNESS``, found by ``--bisect-dome``)
-    wall1k, wall5k  static running-bond walls of 30 x 34 and 50 x 100 bricks (benchmarks/static_walls.py)
+                    oculus of 10 deg, mu = 0.4, at 1.05 t_min (``DOME_MINIMUM_THICKNESS``, found by
+                    ``--bisect-dome``)
+    wall1k, wall5k  static running-bond walls of 30 courses x 34 bricks and 50 x 100 (benchmarks/static_walls.py)
     cylinder        a step of the cylinder of seed 000 fig. 10 while it collapses, at the size of
                     examples/seed000_cylinder_dome.py (R = 4 m, H = 2 m, 4 courses), after 30 steps of 2 ms
     wall_gap        a step of the wall over a gap (seed 000 fig. 9a, 'wall_over_gap' defaults) after 30
@@ -25,12 +27,13 @@ written to ``--out``.
 
 ``--export DIR`` writes each problem as DIR/<case>.npz for peers (e.g. Siconos' fc3d solvers, Debian
 python3-siconos): the sparse Delassus matrix W = D^T M^-1 D + E (eq. 33, 43) in CSR (W_data, W_indices,
-W_indptr, W_shape), unknowns ordered (n, u, v) per contact, q = r (3 n_c,), mu (n_c,), cohesion
-(n_c, 2) [C h, T h] in N s. Note fc3d states the Coulomb problem with de Saxce's modified velocity;
+W_indptr, W_shape; 1/kg: m/s per N s), unknowns ordered (n, u, v) per contact, q = r (3 n_c,) m/s, mu (n_c,),
+cohesion (n_c, 2) [C h, T h] in N s. Note fc3d states the Coulomb problem with de Saxce's modified velocity;
 eq. 38 is its convex relaxation (the CCP), so a peer's answer is compared by ``Problem.residual``.
 
     .venv/bin/python benchmarks/solvers.py [--cases arch20 dome] [--solvers apgd reference]
-        [--max-iterations 5000] [--quick] [--out benchmarks/results/solvers.txt] [--export DIR]
+        [--max-iterations 5000 spandrel=20000] [--quick] [--out benchmarks/results/solvers.txt] [--export DIR]
+    .venv/bin/python benchmarks/solvers.py --bisect-dome     # t_min of the dome, then stop (5 min)
 """
 import argparse
 import datetime
@@ -50,7 +53,7 @@ from extrados.engine.analysis.static import STATIC_STEP, point_speed
 from extrados.engine.contact.assemble import free_velocity, start_velocity
 from extrados.engine.contact.impact_energy import GroundFrame
 from extrados.engine.dynamics.support_motion import support_motion_from_document
-from extrados.engine.generators import GROUND_ID, MATERIAL, ground_slab, model_document
+from extrados.engine.generators import MATERIAL, ground_slab, model_document
 from extrados.engine.pipeline import SolverSettings, StepSettings, solve_step
 from extrados.engine.solvers import SOLVERS, reference, solve
 from extrados.engine.solvers.reference import delassus_matrix
@@ -291,6 +294,17 @@ def warm_up(solvers):
     return time.perf_counter() - started
 
 
+def iteration_caps(items):
+    """{case: iteration cap} of ``--max-iterations``: N caps every case, CASE=N one case (later items win)."""
+    caps = dict.fromkeys(CASES, SOLVER_DEFAULTS.max_iterations)
+    for item in items:
+        case, _, cap = item.rpartition("=")
+        if case and case not in CASES:
+            raise SystemExit(f"--max-iterations {item}: unknown case {case!r}; expected one of {list(CASES)}")
+        caps.update({case: int(cap)} if case else dict.fromkeys(CASES, int(cap)))
+    return caps
+
+
 def machine():
     """One line naming the machine and the date."""
     return (f"{datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}, {platform.platform()}, "
@@ -301,21 +315,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
     parser.add_argument("--solvers", nargs="+", default=list(SOLVERS), choices=list(SOLVERS))
-    parser.add_argument("--max-iterations", type=int, default=SOLVER_DEFAULTS.max_iterations,
-                        help="iteration cap of every solve (default: the engine's)")
+    parser.add_argument("--max-iterations", nargs="+", default=[], metavar="[CASE=]N",
+                        help="iteration caps: N for every case, CASE=N for one (default: the engine's)")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the table is written too")
     parser.add_argument("--export", type=Path, metavar="DIR", help="write each problem as DIR/<case>.npz")
     parser.add_argument("--bisect-dome", action="store_true",
                         help="find the dome's t_min by bisection of the static verdict and stop")
     args = parser.parse_args()
+    caps = iteration_caps(args.max_iterations)
     if args.bisect_dome:
         print(f"dome t_min = {dome_minimum_thickness():.5f} m")
         return
     lines = [f"Solvers on the hard cases of issue 20{' (--quick sizes)' if args.quick else ''}, {machine()}",
-             f"each solve from zero to the static tolerance {SOLVER_DEFAULTS.static_tolerance:g}, "
-             f"at most {args.max_iterations} iterations; residual: Problem.residual; max |v|: largest point speed "
-             "after the step",
+             f"each solve from zero to the static tolerance {SOLVER_DEFAULTS.static_tolerance:g}; residual: "
+             "Problem.residual; max |v|: largest point speed after the step",
+             "iteration caps: " + ", ".join(f"{name} {caps[name]}" for name in args.cases),
              f"warm-up (numba compilation or cache load) of the pipeline and {', '.join(args.solvers)} on a "
              f"4-voussoir arch: {warm_up(args.solvers):.1f} s, not in the table", HEADER]
     print("\n".join(lines), flush=True)
@@ -326,7 +341,7 @@ def main():
         if args.export:
             export_problem(case, args.export)
         for solver in args.solvers:
-            lines.append(solver_row(case, solver, args.max_iterations))
+            lines.append(solver_row(case, solver, caps[name]))
             print(lines[-1], flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines) + "\n")

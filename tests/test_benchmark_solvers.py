@@ -29,7 +29,8 @@ def test_the_solver_benchmark_prints_every_solver_and_apgd_agrees_with_the_refer
     assert done.returncode == 0, done.stderr
     lines = out.read_text().splitlines()
     assert lines == done.stdout.splitlines()[:-1]            # the file holds the table printed, then "wrote ..."
-    assert "warm-up (numba compilation or cache load)" in lines[2]
+    assert lines[2] == f"iteration caps: arch20 {SOLVER_DEFAULTS.max_iterations}"
+    assert "warm-up (numba compilation or cache load)" in lines[3]
     rows = table_rows(lines)
     assert sorted(rows) == sorted(SOLVERS)
     for fields in rows.values():
