@@ -19,7 +19,7 @@ user asks only for the report:
    shared by convex blocks is the intersection of half-spaces (their faces', and the plane's for a
    share), computed by scipy.spatial.HalfspaceIntersection from the centre of the largest ball
    inside it (the Chebyshev centre, a linear program: max r subject to n_f . x + r <= d_f for every
-   face f). A pair is trimmed in coordinates about one of its vertices, so that face normals,
+   face f). A pair is trimmed in coordinates about A's mean vertex, so that face normals,
    volumes and qhull see the blocks' sizes, not their distance from the survey's origin.
 
 Trimming only removes material, so a pair once separated stays separated when later pairs trim
@@ -149,8 +149,8 @@ def trimmed_block(stone, other, block, normal, offset):
 
 def trimmed_pair(ids, blocks, fixed, a, b, trim):
     """The Overlap of blocks a and b (None when they only touch), trimming them in ``blocks`` when ``trim``."""
-    # about A's mean vertex: a survey in national grid coordinates puts its stones 1e5 - 1e6 m from the
-    # origin, where face normals and volumes from the coordinates as they are come out wrong by 1e-6
+    # about A's mean vertex: a survey in national grid coordinates puts its stones 1e5 - 1e7 m from the
+    # origin, where face normals from the coordinates as they are are off by 1e-6 rad and more
     origin = blocks[a][0].mean(axis=0)                                     # (3,) m
     pair = [(blocks[index][0] - origin, blocks[index][1]) for index in (a, b)]
     (vertices_a, faces_a), (vertices_b, faces_b) = pair
