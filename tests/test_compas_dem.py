@@ -14,7 +14,7 @@ import compas_dem  # noqa: F401  (a test extra: pip install -e '.[test]'; a miss
 import numpy as np
 import pytest
 
-from extrados import Model, ModelError
+from extrados import Model, ModelError, analyze
 from extrados.engine.analysis.overlap import repaired
 from extrados.engine.exchange.compas_dem_backend import solve_with_extrados
 from extrados.engine.exchange.compas_dem_model import INSTALL_HINT, blockmodel_from, model_document
@@ -99,6 +99,27 @@ def test_a_block_without_a_density_is_named():
     with pytest.raises(ModelError) as caught:
         model_document(problem_of(arch()))
     assert "block '0'" in str(caught.value) and "density" in str(caught.value)
+
+
+def test_each_elements_name_and_attributes_come_back_as_its_blocks_entity_in_the_result():
+    # the arch's voussoirs named v0..v11, each with its course, a mason mark, a phase, a flag and a frame
+    # (no entity's: left out); the two springers also say their type; elements 3 and 4 named alike
+    blockmodel = arch()
+    elements = list(blockmodel.elements())
+    for k, element in enumerate(elements):
+        element.name = "v3" if k == 4 else f"v{k}"
+        element.treenode.attributes.update(course=k, mason_mark=f"M{k % 3}", phase=np.int64(2), dressed=k % 2 == 0,
+                                           frame=compas.geometry.Frame.worldXY())
+    for element in (elements[0], elements[-1]):
+        element.treenode.attributes.update(type="springer", building="bridge")
+    doc = model_document(problem_of(blockmodel), DENSITY)
+    expected = [{"stone": "v3" if k == 4 else f"v{k}", "course": str(k),
+                 **({"building": "bridge", "type": "springer"} if k in (0, 11) else {}),
+                 "attributes": {"mason_mark": f"M{k % 3}", "phase": 2, "dressed": k % 2 == 0}} for k in range(12)]
+    assert [block["entity"] for block in doc["blocks"]] == expected
+    assert [block["id"] for block in doc["blocks"]] == [str(k) for k in range(12)]   # the names are not unique
+    result = analyze(Model.from_dict(doc), "static").to_dict()
+    assert result["stable"] and [block["entity"] for block in result["blocks"]] == expected
 
 
 @pytest.mark.parametrize("template", [arch, barrel_vault])

@@ -7,6 +7,12 @@ The conversion keeps the elements' order: block k of the document is ``list(mode
 its id the element's name when the names are unique and given, else its graph node. Gravity is
 the document's default, -9.81 m/s^2 along z, as compas_dem's own back ends apply it.
 
+Each block carries its element's identity as its ``entity`` (seed 002 sec. 2.1), which every result
+gives back per block: the element's name as ``stone``, and the attributes of its node in the model's
+element tree (``element.treenode.attributes``, which compas_model keeps with the model's data) that
+name an entity field (building, wall, leaf, course, stone, type) as those fields, the others as
+``attributes``.
+
 `blockmodel_from` goes back: a BlockModel of an Extrados model's blocks (e.g. as settings.overlap cut them).
 compas_dem is not a dependency of Extrados: it is imported here only when a conversion runs
 (`compas_dem_module`), with the command that installs it in the error when it is missing.
@@ -16,6 +22,7 @@ import importlib
 import numpy as np
 
 from extrados.engine.errors import ModelError
+from extrados.engine.io.schema import model_schema
 
 INSTALL_HINT = "pip install 'compas_dem>=0.6,<0.7'"
 #: The name compas_model gives an element that was not named: not an id.
@@ -39,6 +46,31 @@ def element_ids(elements):
     return names if named else [str(element.graphnode) for element in elements]
 
 
+def entity_fields():
+    """The named fields of a block's entity (building, wall, ...), as the model schema's ``$defs/entity`` has them."""
+    return tuple(field for field in model_schema()["$defs"]["entity"]["properties"] if field != "attributes")
+
+
+def scalar(value):
+    """``value`` as the entity schema takes an attribute (a string, a number or a boolean; a numpy scalar
+    as its Python value), or None for anything else (a list, a geometry, None)."""
+    value = value.item() if isinstance(value, np.generic) else value
+    return value if isinstance(value, (str, bool, int, float)) else None
+
+
+def element_entity(element, fields):
+    """The entity of one element: its name (unless compas_model's default) as ``stone``, its tree node's
+    scalar attributes named by ``fields`` (as strings) as those fields, the other scalar ones as
+    ``attributes``; attributes of other types are no entity's and are left out."""
+    attributes = {key: scalar(value) for key, value in element.treenode.attributes.items()}
+    attributes = {key: value for key, value in attributes.items() if value is not None}
+    entity = {} if element.name in (None, "", DEFAULT_ELEMENT_NAME) else {"stone": element.name}
+    entity.update({field: str(attributes.pop(field)) for field in fields if field in attributes})
+    if attributes:
+        entity["attributes"] = attributes
+    return entity
+
+
 def element_density(element, density, block_id):
     """kg/m^3 of one element: ``density`` when given, else its compas_dem material's."""
     if density is not None:
@@ -50,13 +82,16 @@ def element_density(element, density, block_id):
     return float(material.density)
 
 
-def block_document(element, block_id, material):
-    """The document's block of one element: its model mesh as vertices and polygon faces."""
+def block_document(element, block_id, material, entity):
+    """The document's block of one element: its model mesh as vertices and polygon faces, its entity
+    (`element_entity`) when it has one."""
     vertices, faces = element.modelgeometry.to_vertices_and_faces()
     block = {"id": block_id, "vertices": [[float(x) for x in point] for point in vertices],
              "faces": [[int(i) for i in face] for face in faces], "material": material}
     if element.is_support:
         block["support"] = True
+    if entity:
+        block["entity"] = entity
     return block
 
 
@@ -128,14 +163,16 @@ def model_document(problem, density=None, live=(), live_acceleration=None, setti
 
     Returns
     -------
-    dict, a model document; blocks in the order of ``problem.model.elements()``.
+    dict, a model document; blocks in the order of ``problem.model.elements()``, each with its
+    element's entity (`element_entity`).
     """
     blockmodel = problem.model
     elements = list(blockmodel.elements())
     ids = element_ids(elements)
     densities = [element_density(element, density, block_id) for element, block_id in zip(elements, ids)]
     materials = {f"density_{value:g}": {"density": value} for value in densities}
-    blocks = [block_document(element, block_id, f"density_{value:g}")
+    fields = entity_fields()
+    blocks = [block_document(element, block_id, f"density_{value:g}", element_entity(element, fields))
               for element, block_id, value in zip(elements, ids, densities)]
     doc = {"format": "extrados.model/1", "units": "SI", "materials": materials,
            "joints": {"compas_dem": joint_law(problem.contact_properties.contact_model)}, "blocks": blocks}

@@ -73,9 +73,17 @@ def clipped(vertices, faces, normal, offset):
 
     Returns
     -------
-    (vertices, faces) of the cut block, or None when nothing of it is left
+    (vertices, faces) of the cut block
+
+    Raises
+    ------
+    GeometryError
+        Nothing of the block lies below the plane, or what does spans no volume (a sliver within
+        the tolerance of `engine.geometry.hull.hull_block`), saying how thick it is.
     """
     height = vertices @ normal - offset                         # (n,) m above the plane
+    if height.min() >= 0.0:
+        raise GeometryError("nothing of it is left")
     edges = block_edges(faces)
     a, b = height[edges[:, 0]], height[edges[:, 1]]
     crossing = (a < 0.0) != (b < 0.0)
@@ -84,5 +92,5 @@ def clipped(vertices, faces, normal, offset):
     points = np.vstack([vertices[height <= 0.0], start + t[:, None] * (end - start)])
     try:
         return hull_block(points)
-    except GeometryError:
-        return None
+    except GeometryError as exc:
+        raise GeometryError(f"only a sliver {-height.min():.3g} m thick is left ({exc})") from None
