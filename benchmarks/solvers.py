@@ -22,7 +22,9 @@ the static default tolerance (engine.tolerance.SOLVER_DEFAULTS) within the itera
 is ``Problem.residual`` of its answer (the natural map of eq. 38 over ||r||_inf, what every
 SolverResult reports), and ``max |v|`` the largest point speed (m/s, engine.analysis.static.point_speed)
 of the end velocity v_free + Problem.velocity(gamma), so answers can be compared (impact laws that
-rescale velocities after the solve are left out). The table, the machine and the date are printed and
+rescale velocities after the solve are left out). ``auto`` solves a static case as the pipeline does
+(APGD, retried by ``interior`` when it stops above the tolerance: engine.solvers.auto) and a dynamic one
+as APGD alone. The table, the machine and the date are printed and
 written to ``--out``.
 
 ``--export DIR`` writes each problem as DIR/<case>.npz for peers (e.g. Siconos' fc3d solvers, Debian
@@ -55,7 +57,7 @@ from extrados.engine.contact.impact_energy import GroundFrame
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.generators import MATERIAL, ground_slab, model_document
 from extrados.engine.pipeline import SolverSettings, StepSettings, solve_step
-from extrados.engine.solvers import SOLVERS, reference, solve
+from extrados.engine.solvers import SOLVERS, interior_point, reference, solve
 from extrados.engine.solvers.reference import delassus_matrix
 from extrados.engine.state import State
 from extrados.engine.tolerance import SOLVER_DEFAULTS
@@ -63,7 +65,7 @@ from spandrel_wall import spandrel_model   # benchmarks/spandrel_wall.py: the sc
 
 RESULTS = Path(__file__).resolve().parent / "results" / "solvers.txt"
 #: Most contacts each solver takes, where it has a limit (its factorizations grow too fast beyond).
-CONTACT_LIMITS = {"reference": reference.MAX_CONTACTS}
+CONTACT_LIMITS = {"reference": reference.MAX_CONTACTS, "interior": interior_point.MAX_CONTACTS}
 
 #: The dome: meridians x rings of voussoirs on a ground slab, from elevation 0 to 90 deg minus the oculus.
 DOME_MERIDIANS, DOME_RINGS = 24, 12
@@ -89,6 +91,7 @@ class Case(NamedTuple):
     problem: object           # engine.solvers.Problem
     mechanics: object         # Mechanics of the model, for point_speed
     free_velocity: np.ndarray  # (n_blocks, 6) float64, m/s and rad/s, v_free = M^-1 k~ (eq. 29, 31)
+    static: bool = False       # a static CCP: ``auto`` retries it as the pipeline does (engine.solvers.auto)
 
 
 class Captured(Exception):
@@ -107,7 +110,7 @@ class CapturingSolver(SolverSettings):
         raise Captured(problem)
 
 
-def step_case(name, model, state, wrench, time_step, support_velocity, take_step):
+def step_case(name, model, state, wrench, time_step, support_velocity, take_step, static=False):
     """The Case of the step that ``take_step()`` starts from ``state`` with a ``CapturingSolver``.
 
     Parameters
@@ -119,6 +122,7 @@ def step_case(name, model, state, wrench, time_step, support_velocity, take_step
     time_step : float, s
     support_velocity : (n_blocks, 6) float64 or None, m/s and rad/s, prescribed support twists
     take_step : callable() that runs the pipeline's step with a ``CapturingSolver``
+    static : bool, a static CCP (``Case.static``)
     """
     try:
         take_step()
@@ -129,7 +133,7 @@ def step_case(name, model, state, wrench, time_step, support_velocity, take_step
     mech = model.mechanics
     v_free = free_velocity(mech, start_velocity(mech, state, support_velocity), state.rotation_matrices(), wrench,
                            problem.inverse_mass, problem.inverse_inertia, time_step, support_velocity is not None)
-    return Case(name, problem, mech, v_free)
+    return Case(name, problem, mech, v_free, static)
 
 
 def static_case(name, document):
@@ -138,7 +142,8 @@ def static_case(name, document):
     mech = model.mechanics
     state, wrench = State.initial(mech), mech.dead_wrench + mech.live_wrench
     settings = StepSettings(time_step=STATIC_STEP, wrench=wrench, solver=CapturingSolver())
-    return step_case(name, model, state, wrench, STATIC_STEP, None, lambda: solve_step(model, state, settings))
+    return step_case(name, model, state, wrench, STATIC_STEP, None, lambda: solve_step(model, state, settings),
+                     static=True)
 
 
 def moving_case(name, document, time_step, steps):
@@ -270,7 +275,8 @@ def solver_row(case, name, max_iterations):
     limit = CONTACT_LIMITS.get(name)
     if limit is not None and problem.n_contacts > limit:
         return f"{lead} skipped: more contacts than its limit of {limit}"
-    report = solve(problem, name, tolerance=SOLVER_DEFAULTS.static_tolerance, max_iterations=max_iterations)
+    options = {"retry": case.static} if name == "auto" else {}
+    report = solve(problem, name, tolerance=SOLVER_DEFAULTS.static_tolerance, max_iterations=max_iterations, **options)
     speed = point_speed(case.mechanics, case.free_velocity + problem.velocity(report.gamma)).max()
     return (f"{lead} {report.iterations:>6} {report.seconds:>8.3f} {str(report.converged):>5} "
             f"{report.residual:>9.2e} {speed:>12.5e}")
