@@ -298,7 +298,8 @@ def _run_survey(args):
     _check_output_path("--out", args.out)
     if args.report:
         _check_output_path("--report", args.report)
-    options = {} if args.outline is None else {"outline": args.outline}
+    options = {key: value for key, value in (("outline", args.outline), ("joint_gaps", args.joint_gaps),
+                                             ("gap_tolerance", args.gap_tolerance)) if value is not None}
     document, report = survey_to_model(read_survey(args.points), read_stone_table(args.stones),
                                        _read_depths(args.depths), viewpoint=args.viewpoint, **options)
     with open(args.out, "w", encoding="utf-8") as handle:

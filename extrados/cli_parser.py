@@ -160,6 +160,11 @@ def add_survey_parser(sub):
     survey.add_argument("--outline",
                         help="a face's outline: hull (its convex hull, the default), or quad (the blocky "
                              "simplification: each stone a hexahedron)")
+    survey.add_argument("--joint-gaps", choices=("close", "open"),
+                        help="the model's settings.gaps: close (default) has static analyses take the gaps left "
+                             "between neighbours as closed joints, open keeps them")
+    survey.add_argument("--gap-tolerance", type=float, metavar="M",
+                        help="the widest gap closed, m (default: the model's contact envelope)")
     survey.add_argument("--report", help="write the per-stone report here (strict JSON)")
 
 

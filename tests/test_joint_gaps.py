@@ -140,3 +140,36 @@ def test_the_cli_refuses_a_bad_gaps_setting_with_exit_2(tmp_path):
     done = subprocess.run([sys.executable, "-m", "extrados", "analyze", str(model)], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 2 and "settings.gaps.mode" in done.stderr and "Traceback" not in done.stderr
+
+
+def write_two_stone_survey(folder):
+    """Two stones' faces in the plane y = 0, 1 m wide, 'a' over z in [0, 0.5] and 'b' GAP above it, 0.3 m deep,
+    seen from y = -10 m: the CSV survey, the stone table and the depth table."""
+    rows = []
+    for stone, (bottom, top) in (("a", (0.0, 0.5)), ("b", (0.5 + GAP, 1.0))):
+        rows += [f"{stone},{x},0.0,{z}" for x in (0.0, 0.5, 1.0) for z in (bottom, 0.5 * (bottom + top), top)]
+    (folder / "points.csv").write_text("stone,x,y,z\n" + "\n".join(rows) + "\n")
+    (folder / "stones.csv").write_text("stone,type\na,stretcher\nb,stretcher\n")
+    (folder / "depths.json").write_text('{"stretcher": 0.3}')
+
+
+@pytest.mark.parametrize("options, gaps", [([], {"mode": "close"}), (["--joint-gaps", "open"], {"mode": "open"}),
+                                           (["--gap-tolerance", "0.004"], {"mode": "close", "tolerance": 0.004})])
+def test_extrados_survey_writes_the_gaps_setting(tmp_path, options, gaps):
+    write_two_stone_survey(tmp_path)
+    out = tmp_path / "model.json"
+    done = subprocess.run([sys.executable, "-m", "extrados", "survey", str(tmp_path / "points.csv"), "--stones",
+                           str(tmp_path / "stones.csv"), "--depths", str(tmp_path / "depths.json"), "--out", str(out),
+                           "--viewpoint", "0.5", "-10", "0.5", *options], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["settings"] == {"gaps": gaps}
+
+
+def test_extrados_survey_refuses_a_negative_gap_tolerance_with_exit_2(tmp_path):
+    write_two_stone_survey(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "extrados", "survey", str(tmp_path / "points.csv"), "--stones",
+                           str(tmp_path / "stones.csv"), "--depths", str(tmp_path / "depths.json"), "--out",
+                           str(tmp_path / "model.json"), "--viewpoint", "0.5", "-10", "0.5", "--gap-tolerance", "-1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "gap_tolerance is -1.0; it must be a positive length in m" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "model.json").exists()
