@@ -34,7 +34,8 @@ from scipy import sparse
 
 from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.apgd import solve_apgd
-from extrados.engine.solvers.reference import cone_constraints, contact_jacobian_matrix, inverse_mass_matrix
+from extrados.engine.solvers.reference import (clarabel_settings, cone_constraints, contact_jacobian_matrix,
+                                               inverse_mass_matrix, refuse_above)
 from extrados.engine.solvers.result import finish
 
 #: Largest problem solved: the KKT factorisation grows with the contacts (1.1 s at 2,595 contacts of
@@ -105,18 +106,13 @@ def solve_interior(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, re
     ValueError
         When the problem has more than ``MAX_CONTACTS`` contacts.
     """
-    if problem.n_contacts > MAX_CONTACTS:
-        raise ValueError(f"interior: {problem.n_contacts} contacts exceed the limit of {MAX_CONTACTS}; "
-                         "use an iterative solver (apgd, spg, pgs, jacobi)")
+    refuse_above(problem, "interior", MAX_CONTACTS)
     started = Stopwatch()
     if problem.n_contacts == 0:
         return finish(problem, "interior", np.zeros((0, 3)), 0, tolerance, started, None)
     quadratic, linear, matrix, offset, cones, impulse_scale = body_space_program(problem)
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    settings.max_iter = INTERIOR_POINT_MAX_ITERATIONS
+    settings = clarabel_settings(INTERIOR_POINT_MAX_ITERATIONS, INTERIOR_POINT_TOLERANCE)
     settings.direct_solve_method = DIRECT_SOLVE_METHOD
-    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = INTERIOR_POINT_TOLERANCE
     solution = clarabel.DefaultSolver(quadratic, linear, matrix, offset, cones, settings).solve()
     gamma = problem.project(impulse_scale * np.asarray(solution.x)[6 * problem.n_bodies:].reshape(-1, 3))
     failed = solution.status not in (clarabel.SolverStatus.Solved, clarabel.SolverStatus.AlmostSolved)

@@ -186,6 +186,22 @@ def polish(problem, delassus, gamma):
     return gamma, steps
 
 
+def refuse_above(problem, name, limit):
+    """Raise ValueError when ``problem`` has more contacts than solver ``name`` takes (``limit``)."""
+    if problem.n_contacts > limit:
+        raise ValueError(f"{name}: {problem.n_contacts} contacts exceed the limit of {limit}; "
+                         "use an iterative solver (apgd, spg, pgs, jacobi)")
+
+
+def clarabel_settings(max_iterations, tolerance=INTERIOR_POINT_TOLERANCE):
+    """Clarabel's settings, quiet, with ``tolerance`` on its relative gaps and feasibility."""
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    settings.max_iter = max_iterations
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tolerance
+    return settings
+
+
 def solve_reference(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False):
     """Solve the CCP exactly (to interior-point accuracy) as a second-order cone program.
 
@@ -212,9 +228,7 @@ def solve_reference(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, r
     ValueError
         When the problem has more than ``MAX_CONTACTS`` contacts.
     """
-    if problem.n_contacts > MAX_CONTACTS:
-        raise ValueError(f"reference: {problem.n_contacts} contacts exceed the limit of {MAX_CONTACTS}; "
-                         "use an iterative solver (apgd, spg, pgs, jacobi)")
+    refuse_above(problem, "reference", MAX_CONTACTS)
     started = Stopwatch()
     if problem.n_contacts == 0:
         return finish(problem, "reference", np.zeros((0, 3)), 0, tolerance, started, None)
@@ -225,12 +239,7 @@ def solve_reference(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, r
     linear = problem.rhs.ravel() / problem.rhs_scale
     matrix, offset, cones = cone_constraints(problem.friction, problem.cohesion, impulse_scale)
 
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    settings.max_iter = int(min(max_iterations, INTERIOR_POINT_MAX_ITERATIONS))
-    settings.tol_gap_abs = INTERIOR_POINT_TOLERANCE
-    settings.tol_gap_rel = INTERIOR_POINT_TOLERANCE
-    settings.tol_feas = INTERIOR_POINT_TOLERANCE
+    settings = clarabel_settings(int(min(max_iterations, INTERIOR_POINT_MAX_ITERATIONS)))
     solution = clarabel.DefaultSolver(quadratic, linear, matrix, offset, cones, settings).solve()
     gamma = problem.project(impulse_scale * np.asarray(solution.x).reshape(-1, 3))
     failed = solution.status not in (clarabel.SolverStatus.Solved, clarabel.SolverStatus.AlmostSolved)
