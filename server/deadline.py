@@ -37,7 +37,10 @@ def raise_in_thread(thread_id, exception):
 
 
 class RequestDeadline:
-    """The compute time limit of the request this thread is answering, started now.
+    """The compute time limit of the request this thread is answering, counted from now; its timer runs
+    once `start` is called, inside the code that catches `ComputeTimeExceeded` (a limit shorter than a
+    thread's start once interrupted the request while it was still starting the timer, outside that code,
+    and the client got no answer).
 
     Parameters
     ----------
@@ -53,13 +56,16 @@ class RequestDeadline:
         self.armed = True      # the timer may still interrupt the thread
         self.fired = False     # it has
         self.withdrawn = threading.Event()
+
+    def start(self):
+        """Start the timer thread that interrupts the request past the limit."""
         threading.Thread(target=self.interrupt_past_the_limit, daemon=True).start()
 
     def interrupt_past_the_limit(self):
         """Past the limit, raise `ComputeTimeExceeded` in the request's thread, again every
         `REPEAT_S` until it is disarmed: an exception delivered while the thread runs a callback
         that swallows exceptions (a garbage collector callback, a ``__del__``) is lost, the next one lands."""
-        if self.withdrawn.wait(self.limit_s):
+        if self.withdrawn.wait(max(0.0, self.limit_s - self.elapsed())):
             return
         while True:
             with self.lock:

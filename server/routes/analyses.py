@@ -40,6 +40,7 @@ def answer_within_limit(answer, where, advice):
         deadline = RequestDeadline(svc.config.compute_time_limit_s)
         try:
             try:
+                deadline.start()
                 return answer(deadline)
             finally:
                 deadline.disarm()
