@@ -68,3 +68,12 @@ def test_auto_without_retry_is_apgd_and_with_it_agrees_with_the_reference():
     reference = solve_reference(problem, tolerance=1e-12)
     scale = np.abs(reference.gamma).max()
     assert np.abs(retried.gamma - reference.gamma).max() <= 1e-4 * scale
+
+
+def test_the_settle_runs_steps_are_dynamics_and_are_not_retried():
+    """The static CCP retries; the steps of a settle run (seed 001's kinematic criterion) do not."""
+    from extrados.engine.analysis.static import step_settings
+    model = arch()
+    wrench = np.zeros((model.mechanics.n_blocks, 6))
+    assert step_settings(model, wrench, 1.0).solver.retry
+    assert not step_settings(model, wrench, 1e-3, retry=False).solver.retry

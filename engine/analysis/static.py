@@ -15,7 +15,7 @@ start from, those of the same document without its loads (`self_weight_start`). 
 raising AnalysisCancelled.
 """
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -88,8 +88,11 @@ def contact_forces(outcome, h):
     return np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / h
 
 
-def step_settings(model, wrench, h):
-    return StepSettings(time_step=h, wrench=wrench, solver=SolverSettings.of(model.settings, "static"))
+def step_settings(model, wrench, h, retry=True):
+    """One step of ``h`` s under ``wrench`` with the model's static solver; ``retry``: ``auto`` retries an
+    unconverged solve (the static CCP), not a settle run's steps, which are dynamics."""
+    solver = SolverSettings.of(model.settings, "static")
+    return StepSettings(time_step=h, wrench=wrench, solver=replace(solver, retry=solver.retry and retry))
 
 
 def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progress()):
@@ -102,7 +105,7 @@ def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progr
     SETTLE_DURATION stepped after each step.
     """
     state = State.initial(model.mechanics)
-    settings = step_settings(model, wrench, SETTLE_STEP)
+    settings = step_settings(model, wrench, SETTLE_STEP, retry=False)
     steps = int(round(SETTLE_DURATION / SETTLE_STEP))
     speeds = np.empty(steps)
     for k in range(steps):

@@ -5,8 +5,9 @@ APGD (engine.solvers.apgd) is the fastest solver per unit of accuracy on the eng
 matrix-free pass per iteration, and warm starts across the steps of a dynamic run. Its iteration
 count grows with the conditioning of hinged, nearly mechanism-like systems, and on some static
 problems it stops at its cap above the tolerance (a surveyed wall with open joint gaps: residual
-7e-6 after 20,000 iterations; a dome near its limit thickness). The interior-point method does not
-slow down there (15-45 iterations), but each iteration factorises a KKT matrix: worth it once, for
+7e-6 after 20,000 iterations; issue 20 reports a 289-block dome near its limit thickness that needed
+5,132). The interior-point method slows down less there (15-65 iterations on benchmarks/solvers.py's
+cases), but each iteration factorises a KKT matrix: worth it once, for
 a static answer, not at every step of a dynamic run. So a static solve that APGD does not finish
 is solved again by it, when the problem has at most ``interior_point.MAX_CONTACTS`` contacts, and
 the result keeps whichever of the two reached the smaller residual, with the first attempt in
