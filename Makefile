@@ -48,7 +48,7 @@ run: $(STAMP) prune-numba-cache
 	$(BIN)/extrados serve --data-dir out/service --example arch
 
 test: $(STAMP) prune-numba-cache browser
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q --durations=40
 
 bench: $(STAMP) prune-numba-cache
 	$(BIN)/python benchmarks/static_walls.py

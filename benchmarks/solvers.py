@@ -57,7 +57,7 @@ from extrados.engine.contact.impact_energy import GroundFrame
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.generators import MATERIAL, ground_slab, model_document
 from extrados.engine.pipeline import SolverSettings, StepSettings, solve_step
-from extrados.engine.solvers import SOLVERS, interior_point, reference, solve
+from extrados.engine.solvers import SOLVERS, interior_point, newton, reference, solve
 from extrados.engine.solvers.reference import delassus_matrix
 from extrados.engine.state import State
 from extrados.engine.tolerance import SOLVER_DEFAULTS
@@ -65,7 +65,8 @@ from spandrel_wall import spandrel_model   # benchmarks/spandrel_wall.py: the sc
 
 RESULTS = Path(__file__).resolve().parent / "results" / "solvers.txt"
 #: Most contacts each solver takes, where it has a limit (its factorizations grow too fast beyond).
-CONTACT_LIMITS = {"reference": reference.MAX_CONTACTS, "interior": interior_point.MAX_CONTACTS}
+CONTACT_LIMITS = {"reference": reference.MAX_CONTACTS, "interior": interior_point.MAX_CONTACTS,
+                  "newton": newton.MAX_CONTACTS}
 
 #: The dome: meridians x rings of voussoirs on a ground slab, from elevation 0 to 90 deg minus the oculus.
 DOME_MERIDIANS, DOME_RINGS = 24, 12

@@ -151,9 +151,11 @@ def box_on_slope(slope_deg=30.0, push_ratio=0.5, mass=1000.0, friction=0.3):
     return builder.build(mass), load
 
 
-def random_problem(seed, n_bodies=10, n_supports=2, n_contacts=12):
+def random_problem(seed, n_bodies=10, n_supports=2, n_contacts=12, equal_tangents=False):
     """(d) A random well-conditioned problem: random Jacobians, masses and inertias, mu in [0.2, 1],
-    compliance log-uniform in [1e-6, 1e-3], a right-hand side pressing most contacts closed."""
+    compliance log-uniform in [1e-6, 1e-3], a right-hand side pressing most contacts closed.
+    ``equal_tangents``: the two tangential compliances of a contact equal, as the engine's contact laws
+    make them (engine.contact.laws)."""
     rng = np.random.default_rng(seed)
     inverse_mass = 1.0 / rng.uniform(1.0, 10.0, n_bodies)
     factors = rng.normal(size=(n_bodies, 3, 3))
@@ -167,6 +169,8 @@ def random_problem(seed, n_bodies=10, n_supports=2, n_contacts=12):
     jacobian_a = rng.normal(size=(n_contacts, 3, 6))
     jacobian_b = rng.normal(size=(n_contacts, 3, 6))
     compliance = 10.0 ** rng.uniform(-6.0, -3.0, (n_contacts, 3))
+    if equal_tangents:
+        compliance[:, 2] = compliance[:, 1]
     friction = rng.uniform(0.2, 1.0, n_contacts)
     rhs = rng.normal(size=(n_contacts, 3))
     rhs[:, 0] -= 1.0

@@ -219,13 +219,13 @@ def fields_of(problem):
                                                       "inverse_inertia", "compliance", "friction", "rhs")}
 
 
-def cohesive_problem(seed, n_bodies=10, n_supports=2, n_contacts=12):
+def cohesive_problem(seed, n_bodies=10, n_supports=2, n_contacts=12, equal_tangents=False):
     """``problems.random_problem`` with half its contacts pulled apart, some frictionless, and cohesion.
 
     C and T are drawn on the scale of the impulses (about 1 N s), with zeros, a cut-off above the
     apex (T > C/mu) and contacts without cohesion among them.
     """
-    base = problems.random_problem(seed, n_bodies, n_supports, n_contacts)
+    base = problems.random_problem(seed, n_bodies, n_supports, n_contacts, equal_tangents)
     rng = np.random.default_rng(1000 + seed)
     fields = fields_of(base)
     friction = base.friction.copy()
@@ -283,7 +283,7 @@ def test_problem_validates_cohesion(value, message):
 
 @pytest.mark.parametrize("name", SOLVERS)
 def test_zero_cohesion_changes_no_bit(name):
-    plain = problems.random_problem(1)
+    plain = problems.random_problem(1, equal_tangents=True)  # the form every solver takes (newton: e_u = e_v)
     zero = Problem(**fields_of(plain), cohesion=np.zeros((plain.n_contacts, 2)))
     options = dict(tolerance=SOLVE_TOLERANCE, max_iterations=MAX_ITERATIONS)
     first, second = solve(plain, name, **options), solve(zero, name, **options)
@@ -356,6 +356,18 @@ def test_solvers_agree_with_the_reference_with_cohesion(references, seed, name):
     problem, reference = references(seed)
     result = solve(problem, name, tolerance=SOLVE_TOLERANCE, max_iterations=MAX_ITERATIONS)
     assert result.converged, f"{name}: residual {result.residual:.2e} after {result.iterations} iterations"
+    scale = np.abs(reference.gamma).max()
+    assert np.abs(result.gamma - reference.gamma).max() <= AGREEMENT * scale
+    assert_optimal(problem, result.gamma)
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=str)
+def test_newton_agrees_with_the_reference_with_cohesion(seed):
+    """The Newton solver needs equal tangential compliances (engine.solvers.newton): the same problems so."""
+    problem = cohesive_problem(*seed, equal_tangents=True)
+    reference = solve(problem, "reference", tolerance=1e-12)
+    result = solve(problem, "newton", tolerance=SOLVE_TOLERANCE, max_iterations=MAX_ITERATIONS)
+    assert reference.converged and result.converged, f"newton: residual {result.residual:.2e}"
     scale = np.abs(reference.gamma).max()
     assert np.abs(result.gamma - reference.gamma).max() <= AGREEMENT * scale
     assert_optimal(problem, result.gamma)

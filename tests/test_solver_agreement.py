@@ -51,7 +51,7 @@ def problem_and_reference(request):
     return request.param, problem, reference
 
 
-@pytest.mark.parametrize("solver", ["apgd", "spg", "pgs", "jacobi", "interior", "auto"])
+@pytest.mark.parametrize("solver", ["apgd", "spg", "pgs", "jacobi", "interior", "newton", "auto"])
 def test_solver_agrees_with_reference(problem_and_reference, solver):
     name, problem, reference = problem_and_reference
     result = solve(problem, solver, tolerance=TOLERANCE, max_iterations=200000)

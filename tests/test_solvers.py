@@ -18,8 +18,8 @@ from extrados.engine.solvers.threads import MAX_TRIAL_INTERVAL, ThreadGovernor
 from extrados.engine.tolerance import TOL
 
 ITERATIVE = ["apgd", "spg", "pgs", "jacobi"]
-#: Every solver compared with the reference: the iterative ones, the interior-point one and the default.
-COMPARED = ITERATIVE + ["interior", "auto"]
+#: Every solver compared with the reference: the iterative ones, the interior-point and Newton ones, the default.
+COMPARED = ITERATIVE + ["interior", "newton", "auto"]
 #: The solver a result names: ``auto`` reports the one that ran (APGD unless it retried).
 RAN = {"auto": "apgd"}
 #: Residual the solvers are asked for in the comparisons.
@@ -382,7 +382,11 @@ SCENES = {
     "random0": lambda: problems.random_problem(0),
     "random1": lambda: problems.random_problem(1),
     "random2": lambda: problems.random_problem(2, n_bodies=40, n_supports=4, n_contacts=50),
+    "random3_equal_tangents": lambda: problems.random_problem(3, n_bodies=40, n_supports=4, n_contacts=50,
+                                                              equal_tangents=True),
 }
+#: Scenes whose contacts have two different tangential compliances, which the Newton solver refuses.
+UNEQUAL_TANGENTS = ("random0", "random1", "random2")
 
 
 @pytest.fixture(scope="module")
@@ -408,6 +412,10 @@ def test_reference_satisfies_the_ccp(references, scene):
 @pytest.mark.parametrize("scene", SCENES)
 def test_solvers_agree_with_the_reference(references, scene, name):
     problem, reference = references(scene)
+    if name == "newton" and scene in UNEQUAL_TANGENTS:
+        with pytest.raises(ValueError, match="unequal tangential compliances"):
+            solve(problem, name)
+        return
     result = solved(problem, name)
     scale = np.abs(reference.gamma).max()
     assert np.abs(result.gamma - reference.gamma).max() <= AGREEMENT * scale

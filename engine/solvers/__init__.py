@@ -11,6 +11,7 @@ from extrados.engine.solvers.apgd import solve_apgd
 from extrados.engine.solvers.auto import solve_auto
 from extrados.engine.solvers.interior_point import solve_interior
 from extrados.engine.solvers.jacobi import solve_jacobi
+from extrados.engine.solvers.newton import solve_newton
 from extrados.engine.solvers.pgs import solve_pgs
 from extrados.engine.solvers.problem import Problem
 from extrados.engine.solvers.reference import solve_reference
@@ -26,6 +27,7 @@ SOLVERS = {
     "jacobi": solve_jacobi,
     "reference": solve_reference,
     "interior": solve_interior,
+    "newton": solve_newton,
 }
 
 

@@ -1,0 +1,73 @@
+"""The Newton solver (engine.solvers.newton): its dual (N1)-(N4) checked against finite differences, its
+zero against the CCP, and a static analysis run with it against APGD's.
+
+The dual's gradient (N3) is the derivative of Psi (N1) and the Hessian (N4) that of the gradient where the
+contact states do not change; where (N3) vanishes the impulses (N2) solve the CCP, which the agreement
+tests of tests/test_solvers.py, tests/test_solver_agreement.py and tests/test_cohesive_cone.py check
+against the conic reference.
+"""
+import numpy as np
+import pytest
+
+import problems
+from extrados import Model, analyze, generators
+from extrados.engine.solvers import newton, solve
+
+#: Relative error of central differences of step 1e-6 on Psi and grad Psi (smooth pieces, rounding ~1e-10).
+FINITE_DIFFERENCE = 1e-5
+
+
+def dual_of(problem):
+    space = newton.BodySpace(problem)
+    return space, newton.Dual(problem, space)
+
+
+def test_the_gradient_is_the_derivative_of_the_dual():
+    problem = problems.random_problem(4, n_bodies=12, n_supports=2, n_contacts=20, equal_tangents=True)
+    space, dual = dual_of(problem)
+    rng = np.random.default_rng(0)
+    w = rng.normal(scale=0.3, size=(space.n_movable, 6))
+    direction = rng.normal(size=w.shape)
+    dual.evaluate(w)
+    gradient, _ = dual.gradient(w)
+    step = 1e-6
+    slope = (dual.evaluate(w + step * direction) - dual.evaluate(w - step * direction)) / (2 * step)
+    assert slope == pytest.approx(float(np.sum(gradient * direction)), rel=FINITE_DIFFERENCE)
+
+
+def test_the_hessian_is_the_derivative_of_the_gradient():
+    problem = problems.random_problem(5, n_bodies=12, n_supports=2, n_contacts=20, equal_tangents=True)
+    space, dual = dual_of(problem)
+    rng = np.random.default_rng(1)
+    w = rng.normal(scale=0.3, size=(space.n_movable, 6))
+    direction = rng.normal(size=w.shape)
+    dual.evaluate(w)
+    hessian = dual.hessian()
+    step = 1e-7
+    dual.evaluate(w + step * direction)
+    plus, _ = dual.gradient(w + step * direction)
+    dual.evaluate(w - step * direction)
+    minus, _ = dual.gradient(w - step * direction)
+    difference = ((plus - minus) / (2 * step)).ravel()
+    predicted = hessian @ direction.ravel()
+    assert np.abs(difference - predicted).max() <= FINITE_DIFFERENCE * np.abs(predicted).max()
+
+
+def test_unequal_tangential_compliances_are_refused_with_the_contact():
+    problem = problems.random_problem(0)
+    with pytest.raises(ValueError, match=r"newton: contact 0 has unequal tangential compliances"):
+        solve(problem, "newton")
+
+
+def test_a_static_arch_solved_by_newton_stands_with_apgds_reactions():
+    doc = generators.generate("arch", voussoirs=20)
+
+    def solved_by(name):
+        return analyze(Model.from_dict({**doc, "settings": {**doc.get("settings", {}), "solver": name}}), "static")
+
+    by_newton, by_apgd = solved_by("newton"), solved_by("apgd")
+    solver = by_newton.to_dict()["solver"]
+    assert solver["name"] == "newton" and solver["converged"] and solver["residual"] <= 1e-7
+    assert by_newton.stable and by_apgd.stable
+    weight = np.abs(by_apgd.reactions.force[:, 2]).sum()
+    assert by_newton.reactions.force == pytest.approx(by_apgd.reactions.force, abs=1e-5 * weight)
