@@ -45,8 +45,9 @@ The document, beyond the fields of DESIGN sec. 5:
   "network_history" (the contact counts per output frame after t = 0, seed 001 figs. 25-27) and
   "strain" (engine.post.strain; null unless the block centroids lie in a plane); of any analysis
   of a model whose settings.overlap shrinks or accepts overlaps, "overlap_repair" (engine.analysis.overlap).
-- a static or load factor result's "solver" says "warm_start": whether its static solve started
-  from given impulses (engine.analysis.static.WarmStart).
+- a static or load factor result's "solver" says "warm_start": whether its static solve was offered
+  given impulses as its start (engine.analysis.static.WarmStart; APGD starts from them, ``auto``'s
+  Newton from zero, engine.solvers.auto).
 - results are strict JSON: a non-finite number in the stresses, the joints' readings or the
   reports is written null (and read back as nan).
 """

@@ -177,14 +177,23 @@ def test_model_errors_keep_their_paths_on_a_cached_geometry():
 
 
 # --- warm starts, cancellation, threads -------------------------------------------------------
+def apgd_wall_doc(push):
+    """``wall_doc`` solved by APGD, which starts from the impulses it is offered (``auto`` runs Newton from zero
+    on this wall, engine.solvers.auto)."""
+    doc = wall_doc(push)
+    doc.setdefault("settings", {})["solver"] = "apgd"
+    return doc
+
+
 def test_a_repeated_geometry_is_warm_started_in_fewer_iterations():
     cache = AnalysisCache()
-    assert cache.model(wall_doc(40.0))[1] is None          # model() never solves for a start
-    cache.analyze(wall_doc(40.0))
-    assert cache.model(wall_doc(60.0))[1].impulse is not None
-    doc = wall_doc(60.0)
+    assert cache.model(apgd_wall_doc(40.0))[1] is None          # model() never solves for a start
+    cache.analyze(apgd_wall_doc(40.0))
+    assert cache.model(apgd_wall_doc(60.0))[1].impulse is not None
+    doc = apgd_wall_doc(60.0)
     warm, cold = cache.analyze(doc), analyze(doc)
     assert warm.solver["warm_start"] and not cold.solver["warm_start"]
+    assert warm.solver["name"] == cold.solver["name"] == "apgd"
     assert warm.solver["iterations"] < cold.solver["iterations"]
 
 

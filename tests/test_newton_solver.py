@@ -1,5 +1,6 @@
 """The Newton solver (engine.solvers.newton): its dual (N1)-(N4) checked against finite differences, its
-zero against the CCP, and a static analysis run with it against APGD's.
+zero against the CCP, a static analysis run with it against APGD's, and ``auto``'s choice of it (static
+problems whose H has a narrow band, engine.solvers.auto).
 
 The dual's gradient (N3) is the derivative of Psi (N1) and the Hessian (N4) that of the gradient where the
 contact states do not change; where (N3) vanishes the impulses (N2) solve the CCP, which the agreement
@@ -71,3 +72,19 @@ def test_a_static_arch_solved_by_newton_stands_with_apgds_reactions():
     assert by_newton.stable and by_apgd.stable
     weight = np.abs(by_apgd.reactions.force[:, 2]).sum()
     assert by_newton.reactions.force == pytest.approx(by_apgd.reactions.force, abs=1e-5 * weight)
+
+
+def test_auto_runs_newton_first_on_a_static_arch_and_apgd_on_its_steps():
+    doc = generators.generate("arch", voussoirs=20)
+    static = analyze(Model.from_dict(doc), "static").to_dict()["solver"]
+    assert static["name"] == "newton" and static["converged"] and "first_attempt" not in static
+    dynamic = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.002, "time_step": 0.001})
+    assert dynamic.to_dict()["solver"]["name"] == "apgd"
+
+
+def test_auto_keeps_apgd_where_the_band_is_wide():
+    """Contacts between random pairs of 100 blocks: reverse Cuthill-McKee finds no narrow band."""
+    problem = problems.random_problem(6, n_bodies=100, n_supports=4, n_contacts=400, equal_tangents=True)
+    assert not newton.BodySpace(problem).banded
+    result = solve(problem, "auto", tolerance=1e-6, max_iterations=100000, retry=True)
+    assert result.name == "apgd" and result.converged

@@ -1,5 +1,6 @@
-"""The default solver ``auto`` (engine.solvers.auto): APGD, and a bounded retry by the interior-point
-solver (engine.solvers.interior_point) of a static solve APGD leaves unconverged; a named solver runs alone.
+"""The default solver ``auto`` (engine.solvers.auto): APGD, or Newton on a static problem with a narrow band,
+and a bounded retry by the interior-point solver (engine.solvers.interior_point) of a static solve left
+unconverged; a named solver runs alone.
 
 The 40-voussoir arch needs about 1,600 APGD iterations to the static tolerance 1e-7; with the cap at
 ITERATION_CAP APGD stops short, and the interior-point method solves it in under 20 of its own iterations.
@@ -11,24 +12,43 @@ import pytest
 import problems
 from extrados import Model, analyze, generators
 from extrados.engine.io.schema import result_schema
-from extrados.engine.solvers import solve
+from extrados.engine.solvers import newton, solve
 from extrados.engine.solvers.reference import solve_reference
 
 RESULT_SCHEMA = jsonschema.Draft202012Validator(result_schema())
 #: Far below what APGD needs on the 40-voussoir arch (about 1,600 iterations).
 ITERATION_CAP = 100
+#: APGD's cap after Newton's steps: one iteration, where the arch needs about 8 from Newton's rounding floor
+#: (1e-6..1e-5, engine.solvers.newton).
+NEWTON_FINISH_CAP = 1
 #: The static tolerance the analyses ask (engine.tolerance.SOLVER_DEFAULTS.static_tolerance).
 STATIC_TOLERANCE = 1e-7
 
 
 def arch(**settings):
     doc = generators.generate("arch", voussoirs=40)
-    doc.setdefault("settings", {}).update(max_iterations=ITERATION_CAP, **settings)
+    doc.setdefault("settings", {}).update({"max_iterations": ITERATION_CAP, **settings})
     return Model.from_dict(doc)
 
 
+def test_a_static_solve_newton_leaves_unconverged_is_retried_by_the_interior_point_solver():
+    """The arch's band is narrow, so ``auto`` runs Newton first; its steps end at their rounding floor above
+    1e-7 and APGD, capped at ITERATION_CAP, finishes them no further (engine.solvers.newton)."""
+    result = analyze(arch(max_iterations=NEWTON_FINISH_CAP), "static").to_dict()
+    solver = result["solver"]
+    assert solver["name"] == "interior" and solver["converged"] and solver["residual"] <= STATIC_TOLERANCE
+    first = solver["first_attempt"]
+    assert first["name"] == "newton" and not first["converged"] and first["residual"] > STATIC_TOLERANCE
+    assert solver["iterations"] > first["iterations"] and solver["seconds"] >= first["seconds"]
+    assert result["stable"] and result["verdict_by"] == "static"
+    RESULT_SCHEMA.validate(result)
+
+
 def test_a_static_solve_apgd_leaves_unconverged_is_retried_by_the_interior_point_solver():
-    result = analyze(arch(), "static").to_dict()
+    """A band too wide for Newton (newton.BANDED_WORK = 0 here): APGD first, capped at ITERATION_CAP."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(newton, "BANDED_WORK", 0)
+        result = analyze(arch(), "static").to_dict()
     solver = result["solver"]
     assert solver["name"] == "interior" and solver["converged"] and solver["residual"] <= STATIC_TOLERANCE
     first = solver["first_attempt"]
@@ -39,7 +59,8 @@ def test_a_static_solve_apgd_leaves_unconverged_is_retried_by_the_interior_point
 
 
 def test_the_retried_answer_is_the_converged_apgd_answer():
-    """The arch's reactions with the retry at the cap and with APGD given all the iterations it needs."""
+    """The arch's reactions by ``auto`` at the cap (Newton, finished by APGD) and by APGD given all the
+    iterations it needs."""
     retried = analyze(arch(), "static")
     patient = analyze(Model.from_dict({**arch().to_dict(), "settings": {"max_iterations": 20000,
                                                                          "solver": "apgd"}}), "static")

@@ -1,5 +1,11 @@
-"""The default solver, ``auto``: APGD, and for a static CCP that APGD leaves unconverged a bounded retry
-with the interior-point solver (engine.solvers.interior_point).
+"""The default solver, ``auto``: APGD, or for a static CCP whose Newton matrix has a narrow band (arches,
+columns, small walls) the Newton solver (engine.solvers.newton); and for a static CCP left unconverged a
+bounded retry with the interior-point solver (engine.solvers.interior_point).
+
+Newton first. On the 40-voussoir arch the Newton solver, its H factorised by the band Cholesky of
+engine.solvers.banded, takes 26 steps and 9 ms to 1e-7, APGD 1,608 iterations and 29 ms (the
+20-voussoir: 5 ms and 6 ms; benchmarks/solvers.py). Where the band is wide (a dome, a wall of a
+thousand blocks) its steps factorise by SuperLU and cost more than APGD's whole solve, so APGD runs.
 
 APGD (engine.solvers.apgd) is the fastest solver per unit of accuracy on the engine's problems: one
 matrix-free pass per iteration, and warm starts across the steps of a dynamic run. Its iteration
@@ -15,8 +21,15 @@ the result keeps whichever of the two reached the smaller residual, with the fir
 """
 import dataclasses
 
+import numpy as np
+
+from extrados.engine.solvers import newton
 from extrados.engine.solvers.apgd import solve_apgd
 from extrados.engine.solvers.interior_point import MAX_CONTACTS, solve_interior
+
+#: Most movable blocks for which the Newton solver's band is worth looking for: its narrowest band (one
+#: neighbour each side, width 12) must fit newton.BANDED_WORK.
+NEWTON_BLOCKS = int(newton.BANDED_WORK // (6 * 12 ** 2))
 
 
 def attempt_summary(report):
@@ -25,8 +38,30 @@ def attempt_summary(report):
             "converged": bool(report.converged), "seconds": float(report.seconds)}
 
 
+def banded_newton_space(problem):
+    """The Newton solver's BodySpace of a problem whose H has a narrow band (newton.BANDED_WORK), else None."""
+    if np.count_nonzero(problem.inverse_mass) > NEWTON_BLOCKS or not newton.equal_tangents(problem):
+        return None
+    space = newton.BodySpace(problem)
+    return space if space.banded else None
+
+
+def first_solve(problem, gamma0, tolerance, max_iterations, record_history, static):
+    """The first attempt: Newton (from zero) for a static CCP whose H has a narrow band, APGD (from ``gamma0``)
+    otherwise."""
+    space = banded_newton_space(problem) if static else None
+    if space is not None:
+        # from zero: a start from the solution under other loads (the analysis cache, a load factor's
+        # bisection) took more Newton steps than the continuation from zero (test_cache's 4 x 4 wall: 20
+        # against 15; a 12-voussoir arch: 19 against 14)
+        return newton.solve_newton(problem, tolerance=tolerance, max_iterations=max_iterations,
+                                   record_history=record_history, space=space)
+    return solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
+                      record_history=record_history)
+
+
 def solve_auto(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False, retry=False):
-    """APGD, then, when ``retry`` and it did not converge, the interior-point solver (see the module).
+    """Newton or APGD, then, when ``retry`` and it did not converge, the interior-point solver (see the module).
 
     Parameters
     ----------
@@ -35,15 +70,15 @@ def solve_auto(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record
     tolerance : float, relative CCP residual
     max_iterations : int, APGD's cap (and that of the interior-point solver's APGD finish)
     record_history : bool, passed to APGD
-    retry : bool, a static CCP (engine.pipeline.SolverSettings): retry an unconverged solve
+    retry : bool, a static CCP (engine.pipeline.SolverSettings): Newton first where its band is narrow, and a
+        retry of an unconverged solve
 
     Returns
     -------
     SolverResult of the solver kept; after a retry its ``first_attempt`` records APGD's, and its iterations
     and seconds are those of both solves
     """
-    first = solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
-                       record_history=record_history)
+    first = first_solve(problem, gamma0, tolerance, max_iterations, record_history, retry)
     if first.converged or not retry or problem.n_contacts > MAX_CONTACTS:
         return first
     second = solve_interior(problem, tolerance=tolerance, max_iterations=max_iterations)

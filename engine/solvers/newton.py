@@ -15,24 +15,26 @@ dual is the unconstrained, convex, once differentiable problem in w (6 unknowns 
 
 At a zero of (N3) w = M^-1 D gamma, so u_i = N_i gamma + r_i = E_i gamma_i + c_i, and the optimality of the
 projection (N2) is gamma_i in Upsilon_i, u_i in Upsilon_i^*, u_i^T gamma_i = 0: the CCP. The iteration
-is Newton's, H dw = -grad Psi, with Armijo backtracking on Psi; the residual reported and tested is the
-CCP's own (``Problem.residual`` of gamma(w)).
+is Newton's, H dw = -grad Psi, with a line search on the directional derivative (``line_search``); the
+residual reported and tested is the CCP's own (``Problem.residual`` of gamma(w)).
 
-Why it is fast where APGD is slow. The stiff directions of H (E^-1, the compliance that pins the
-self-stress of statically indeterminate joints, cond(N) ~ 1e10) are solved exactly by the sparse
-factorisation; what is left for the iteration is finding which contacts are open, sticking or sliding,
-which on arches and walls settles in tens of steps. Each step factorises H, of order 6 n_b with the
-sparsity of the blocks' adjacency (SuperLU, scipy), so a step costs more than an APGD pass; where Newton
-does not finish (``MAX_NEWTON_STEPS``, or a line search that stalls at rounding) APGD continues from
-its best point, as after the interior-point solver.
+Why it takes tens of steps where APGD takes thousands. The stiff directions of H (E^-1, the compliance
+that pins the self-stress of statically indeterminate joints, cond(N) ~ 1e10) are solved exactly by the
+factorisation; what is left for the iteration is finding which contacts are open, sticking or sliding.
+From a cold start that is done through softer compliances first (``SOFTENING``), each level from the
+last's w. Each step factorises H, of order 6 n_b with the sparsity of the blocks' adjacency: by the band
+Cholesky of engine.solvers.banded in reverse Cuthill-McKee order where the band is narrow (arches,
+columns, small walls), else by SuperLU. Where Newton does not finish (``MAX_NEWTON_STEPS``, or its
+rounding floor, ``NEWTON_HANDOVER``) APGD continues from its best point, as after the interior-point
+solver.
 
-Measured (benchmarks/solvers.py, results/solvers.txt, 2 shared cores, one run, each from zero to 1e-7):
-20-29 Newton steps on the static and collapse cases (APGD: 672-2,268 iterations), and seconds against
-APGD's of 0.025 / 0.028 (arch40), 0.53 / 0.84 (dome at 1.05 t_min), 1.62 / 0.62 (wall1k: the 6,216-order
-factorisation costs ~80 ms a step), 0.57 / 0.40 (cylinder collapse step), 0.29 / 0.17 (wall over a gap).
-On the spandrel step at h = 0.02 s it stalls above the handover (sliding contacts change state back and
-forth) and APGD does not finish either; the interior-point solver does (47 iterations, 0.28 s). So it
-is a solver one may name, not the default's choice.
+Measured (benchmarks/solvers.py, 2 shared cores, from zero to 1e-7): 20-29 Newton steps on the static and
+collapse cases (APGD: 672-2,268 iterations). The 40-voussoir arch in 9 ms against APGD's 29 ms (banded);
+the dome at 1.05 t_min in 0.6 s, APGD's time; the 1,036-block wall in 1.6 s against 0.6 s (SuperLU,
+~80 ms a step); the cylinder's and the wall-over-a-gap's collapse steps in 0.6 and 0.23 s against 0.27
+and 0.19 s. On the spandrel step at h = 0.02 s it stalls above the handover (sliding contacts change
+state back and forth) and APGD does not finish either; the interior-point solver does (47 iterations,
+0.28 s). ``auto`` (engine.solvers.auto) therefore runs it first on static problems with a narrow band.
 
 Tangential compliances must be equal (e_u = e_v, as ``engine.contact.laws`` makes them): the scaled set is
 then a circular cone.
@@ -40,10 +42,12 @@ then a circular cone.
 import numpy as np
 from numba import njit
 from scipy import sparse
+from scipy.sparse.csgraph import reverse_cuthill_mckee
 from scipy.sparse.linalg import splu
 
 from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.apgd import solve_apgd
+from extrados.engine.solvers.banded import band_cholesky, band_multiply, band_solve
 from extrados.engine.solvers.cone import cohesive_projection_jacobian, project_cohesive_point
 from extrados.engine.solvers.reference import refuse_above
 from extrados.engine.solvers.result import finish
@@ -54,8 +58,8 @@ MAX_CONTACTS = 20000
 #: Most Newton steps on the problem's own compliance before APGD takes over from the best point.
 MAX_NEWTON_STEPS = 40
 #: Continuation from a cold start: the compliance factors of the softer problems solved first, each from
-#: the last's w (a stiff problem from w = 0 changes one contact's state per step: 26 steps on the
-#: 40-voussoir arch; through these levels 20), each to ``LEVEL_TOLERANCE`` or ``LEVEL_STEPS``.
+#: the last's w (the stiff problem from w = 0 changes few contacts' states per step: 26 steps on the
+#: 40-voussoir arch, 18 through these levels), each to ``LEVEL_TOLERANCE`` or ``LEVEL_STEPS``.
 SOFTENING = (1e6, 1e4, 1e2)
 LEVEL_TOLERANCE = 1e-6
 LEVEL_STEPS = 15
@@ -70,6 +74,10 @@ STAGNATION = 0.5
 NEWTON_HANDOVER = 1e-4
 #: Steps of iterative refinement of each Newton step's linear solve.
 REFINEMENTS = 2
+#: The band Cholesky (engine.solvers.banded) factorises H where n b^2 (b its band width) is at most this (a
+#: 40-voussoir arch: 240 x 12^2); SuperLU does wider bands (the benchmark dome's 282, the 1,036-block
+#: wall's 276), where it fills in less.
+BANDED_WORK = 2e6
 
 
 @njit(cache=True)
@@ -94,6 +102,48 @@ def dual_impulses(body_a, body_b, jacobian_a, jacobian_b, rhs, roots, friction, 
         gamma[i, 1] = u / roots[i, 1]
         gamma[i, 2] = v / roots[i, 2]
     return total
+
+
+@njit(cache=True)
+def dual_gradient(body_a, body_b, jacobian_a, jacobian_b, gamma, index, mass_blocks, w):
+    """grad Psi = M w - D gamma (N3) at the movable bodies (n_m, 6), with the largest |entry| of the gradient
+    and of D gamma. ``index`` (n_b,) maps a body to its row of w (-1 for supports)."""
+    contact = np.zeros(w.shape)  # D gamma
+    for i in range(body_a.shape[0]):
+        row_a, row_b = index[body_a[i]], index[body_b[i]]
+        for m in range(6):
+            sum_a = 0.0
+            sum_b = 0.0
+            for k in range(3):
+                sum_a += jacobian_a[i, k, m] * gamma[i, k]
+                sum_b += jacobian_b[i, k, m] * gamma[i, k]
+            if row_a >= 0:
+                contact[row_a, m] += sum_a
+            if row_b >= 0:
+                contact[row_b, m] += sum_b
+    gradient = np.empty(w.shape)
+    size = 0.0
+    scale = 0.0
+    for p in range(w.shape[0]):
+        for r in range(6):
+            total = -contact[p, r]
+            for c in range(6):
+                total += mass_blocks[p, r, c] * w[p, c]
+            gradient[p, r] = total
+            size = max(size, abs(total))
+            scale = max(scale, abs(contact[p, r]))
+    return gradient, size, scale
+
+
+@njit(cache=True)
+def kinetic_term(mass_blocks, w):
+    """1/2 w^T M w of (N1)."""
+    total = 0.0
+    for p in range(w.shape[0]):
+        for r in range(6):
+            for c in range(6):
+                total += w[p, r] * mass_blocks[p, r, c] * w[p, c]
+    return 0.5 * total
 
 
 @njit(cache=True)
@@ -135,8 +185,27 @@ def hessian_blocks(body_a, body_b, jacobian_a, jacobian_b, roots, projection_jac
                     out[slot, row, col] += total
 
 
+@njit(cache=True)
+def band_from_blocks(blocks, pairs, rank, width):
+    """The lower band (6 n_m, width) of H from its blocks at ``pairs`` (p, q), rows and columns in the band
+    order ``rank`` (n_m,) of the movable bodies."""
+    n = 6 * rank.shape[0]
+    band = np.zeros((n, width))
+    for slot in range(pairs.shape[0]):
+        row0 = 6 * rank[pairs[slot, 0]]
+        col0 = 6 * rank[pairs[slot, 1]]
+        if row0 < col0:
+            continue
+        for i in range(6):
+            for j in range(6):
+                if row0 + i >= col0 + j:
+                    band[row0 + i, row0 + i - col0 - j] = blocks[slot, i, j]
+    return band
+
+
 class BodySpace:
-    """The movable bodies of a problem, their mass blocks, and the fixed sparsity of H (N4) in CSC form."""
+    """The movable bodies of a problem, their mass blocks, and the fixed sparsity of H (N4): its blocks, their
+    band order, and (for wide bands) its CSC form."""
 
     def __init__(self, problem):
         movable = np.flatnonzero(problem.inverse_mass > 0.0)
@@ -144,6 +213,7 @@ class BodySpace:
         self.n_movable = movable.size
         index = np.full(problem.n_bodies, -1, dtype=np.int64)
         index[movable] = np.arange(movable.size)
+        self.index = index  # (n_b,) row of w of each body, -1 for supports
         mass = np.zeros((movable.size, 6, 6))
         mass[:, :3, :3] = (1.0 / problem.inverse_mass[movable])[:, None, None] * np.eye(3)
         mass[:, 3:, 3:] = np.linalg.inv(problem.inverse_inertia[movable])
@@ -151,16 +221,19 @@ class BodySpace:
         self.slots, self.diagonal_slots, pairs = block_slots(index[problem.body_a], index[problem.body_b],
                                                              movable.size)
         self.n_slots = pairs.shape[0]
-        self.order, self.indices, self.indptr = csc_pattern(pairs, movable.size)
-
-    def mass_times(self, w):
-        """M w for (n_m, 6) w."""
-        return np.einsum("pij,pj->pi", self.mass_blocks, w)
+        self.pairs = pairs
+        self.rank, self.band_width = band_order(pairs, movable.size)
+        self.banded = 6 * movable.size * self.band_width ** 2 <= BANDED_WORK
+        self.band_index = (6 * self.rank[:, None] + np.arange(6)).ravel()  # (6 n_m,) w's entry -> band row
+        self.csc = None if self.banded else csc_pattern(pairs, movable.size)  # order, indices, indptr
 
     def matrix(self, blocks):
         """H in CSC form from its (n_slots, 6, 6) blocks."""
+        if self.csc is None:
+            self.csc = csc_pattern(self.pairs, self.n_movable)
+        order, indices, indptr = self.csc
         n = 6 * self.n_movable
-        return sparse.csc_matrix((blocks.ravel()[self.order], self.indices, self.indptr), shape=(n, n))
+        return sparse.csc_matrix((blocks.ravel()[order], indices, indptr), shape=(n, n))
 
 
 def block_slots(index_a, index_b, n_movable):
@@ -181,6 +254,19 @@ def block_slots(index_a, index_b, n_movable):
         start += ok.sum()
     pairs = np.column_stack([unique // max(n_movable, 1), unique % max(n_movable, 1)])
     return slots, inverse[:n_movable].astype(np.int64), pairs
+
+
+def band_order(pairs, n_movable):
+    """Reverse Cuthill-McKee rank (n_m,) of the movable bodies over H's block pattern, and the band width
+    (half-bandwidth + 1) of H in that order."""
+    if n_movable == 0:
+        return np.zeros(0, dtype=np.int64), 1
+    graph = sparse.csr_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(n_movable, n_movable))
+    order = reverse_cuthill_mckee(graph, symmetric_mode=True)
+    rank = np.empty(n_movable, dtype=np.int64)
+    rank[order] = np.arange(n_movable)
+    reach = int(np.abs(rank[pairs[:, 0]] - rank[pairs[:, 1]]).max())
+    return rank, 6 * (reach + 1)
 
 
 def csc_pattern(pairs, n_movable):
@@ -219,25 +305,50 @@ class Dual:
         p = self.problem
         contact_terms = dual_impulses(p.body_a, p.body_b, p.jacobian_a, p.jacobian_b, p.rhs, self.roots,
                                       self.friction, self.cohesion, self.full_velocity(w), self.gamma, self.scaled)
-        return 0.5 * float(np.sum(w * self.space.mass_times(w))) + contact_terms
+        return kinetic_term(self.space.mass_blocks, w) + contact_terms
 
     def gradient(self, w):
-        """grad Psi (N3) at the w of the last ``evaluate``, and its size relative to M M^-1 D gamma (0 when both
+        """grad Psi (N3) at the w of the last ``evaluate``, and its size relative to D gamma's (0 when both
         vanish)."""
-        contact_part = self.space.mass_times(self.problem.velocity(self.gamma)[self.space.movable])
-        gradient = self.space.mass_times(w) - contact_part
-        scale = np.abs(contact_part).max(initial=0.0)
-        size = np.abs(gradient).max(initial=0.0)
+        p = self.problem
+        gradient, size, scale = dual_gradient(p.body_a, p.body_b, p.jacobian_a, p.jacobian_b, self.gamma,
+                                              self.space.index, self.space.mass_blocks, w)
         return gradient, (size / scale if scale > 0.0 else (0.0 if size == 0.0 else np.inf))
 
-    def hessian(self):
-        """H (N4) at the z of the last ``evaluate``, factorised."""
+    def hessian_blocks(self):
+        """The (n_slots, 6, 6) blocks of H (N4) at the z of the last ``evaluate``."""
         p, space = self.problem, self.space
         jacobian = cohesive_projection_jacobian(self.scaled, self.friction, self.cohesion)
         blocks = np.empty((space.n_slots, 6, 6))
         hessian_blocks(p.body_a, p.body_b, p.jacobian_a, p.jacobian_b, self.roots, jacobian, space.slots,
                        space.mass_blocks, space.diagonal_slots, blocks)
-        return space.matrix(blocks)
+        return blocks
+
+    def hessian(self):
+        """H (N4) at the z of the last ``evaluate``, sparse (CSC)."""
+        return self.space.matrix(self.hessian_blocks())
+
+    def newton_step(self, gradient):
+        """-H^-1 grad (n_m, 6): by the band Cholesky of engine.solvers.banded where H's band is narrow
+        (``BANDED_WORK``), else by SuperLU; either with ``REFINEMENTS`` steps of iterative refinement."""
+        space = self.space
+        if not space.banded:
+            return newton_step(self.hessian(), gradient.ravel()).reshape(-1, 6)
+        band = band_from_blocks(self.hessian_blocks(), space.pairs, space.rank, space.band_width)
+        factor = band.copy()
+        if not band_cholesky(factor):
+            return newton_step(self.hessian(), gradient.ravel()).reshape(-1, 6)
+        rhs = np.empty(gradient.size)
+        rhs[space.band_index] = -gradient.ravel()
+        step = band_solve(factor, rhs)
+        for _ in range(REFINEMENTS):
+            step += band_solve(factor, rhs - band_multiply(band, step))
+        return step[space.band_index].reshape(-1, 6)
+
+
+def equal_tangents(problem):
+    """True when every contact's two tangential compliances are equal (what the solver needs)."""
+    return bool(np.array_equal(problem.compliance[:, 1], problem.compliance[:, 2]))
 
 
 def check_tangential_compliance(problem):
@@ -296,7 +407,7 @@ def line_search(dual, w, step, slope):
 def newton_move(dual, w, gradient):
     """One Newton step with its line search from w: (w, gradient, relative gradient size), or None where the
     Newton direction does not descend (the gradient is at its rounding floor)."""
-    step = newton_step(dual.hessian(), gradient.ravel()).reshape(-1, 6)
+    step = dual.newton_step(gradient)
     slope = float(np.sum(gradient * step))
     if not slope < 0.0:
         return None
@@ -321,7 +432,7 @@ def soft_level(dual, w, history):
     return w, steps
 
 
-def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False):
+def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False, space=None):
     """Solve the CCP by semismooth Newton on (N1), then APGD from its best point if it has not converged.
 
     Parameters
@@ -336,6 +447,8 @@ def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, reco
         Cap on the APGD iterations of the finish (Newton's steps are capped by ``MAX_NEWTON_STEPS``).
     record_history : bool
         Keep the residual after each Newton step.
+    space : BodySpace, optional
+        ``BodySpace(problem)`` when the caller has built it (engine.solvers.auto).
 
     Returns
     -------
@@ -353,7 +466,7 @@ def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, reco
     history = [] if record_history else None
     if problem.n_contacts == 0:
         return finish(problem, "newton", np.zeros((0, 3)), 0, tolerance, started, history)
-    space = BodySpace(problem)
+    space = BodySpace(problem) if space is None else space
     dual = Dual(problem, space)
     w = np.zeros((space.n_movable, 6))
     if gamma0 is not None:
