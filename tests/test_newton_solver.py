@@ -88,3 +88,19 @@ def test_auto_keeps_apgd_where_the_band_is_wide():
     assert not newton.BodySpace(problem).banded
     result = solve(problem, "auto", tolerance=1e-6, max_iterations=100000, retry=True)
     assert result.name == "apgd" and result.converged
+
+
+def test_a_start_at_the_solution_is_kept_and_a_far_one_falls_back_to_zero():
+    """From the reference's impulses Newton has little left to do; from a far start it starts again from zero
+    (``WARM_STEPS``) and lands on the same impulses."""
+    problem = problems.random_problem(7, n_bodies=20, n_supports=2, n_contacts=30, equal_tangents=True)
+    reference = solve(problem, "reference", tolerance=1e-12)
+    scale = np.abs(reference.gamma).max()
+    at_solution = solve(problem, "newton", gamma0=reference.gamma, tolerance=1e-8, max_iterations=100000)
+    cold = solve(problem, "newton", tolerance=1e-8, max_iterations=100000)
+    far = solve(problem, "newton", gamma0=np.random.default_rng(2).normal(scale=100.0 * scale, size=(30, 3)),
+                tolerance=1e-8, max_iterations=100000)
+    assert at_solution.converged and cold.converged and far.converged
+    assert at_solution.iterations < cold.iterations <= far.iterations
+    for result in (at_solution, cold, far):
+        assert np.abs(result.gamma - reference.gamma).max() <= 1e-4 * scale

@@ -51,9 +51,7 @@ def first_solve(problem, gamma0, tolerance, max_iterations, record_history, stat
     otherwise."""
     space = banded_newton_space(problem) if static else None
     if space is not None:
-        # from zero: a start from the solution under other loads (the analysis cache, a load factor's
-        # bisection) took more Newton steps than the continuation from zero (test_cache's 4 x 4 wall: 20
-        # against 15; a 12-voussoir arch: 19 against 14)
+        # Newton starts from zero whatever gamma0 (engine.solvers.newton.solve_newton)
         return newton.solve_newton(problem, tolerance=tolerance, max_iterations=max_iterations,
                                    record_history=record_history, space=space)
     return solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,

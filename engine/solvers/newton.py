@@ -57,6 +57,11 @@ from extrados.engine.solvers.result import finish
 MAX_CONTACTS = 20000
 #: Most Newton steps on the problem's own compliance before APGD takes over from the best point.
 MAX_NEWTON_STEPS = 40
+#: Newton steps tried from a given start (gamma0) before the start from zero, unless they reach
+#: NEWTON_HANDOVER: a dynamic step's start, the last step's impulses, is close (50 steps of a 4 x 4 wall:
+#: 168 iterations from them, 225 from zero); a start from the solution under other loads is not (the
+#: static solves of a 34-block wall's load factor: 876 iterations from such starts, 43 from zero).
+WARM_STEPS = 6
 #: Continuation from a cold start: the compliance factors of the softer problems solved first, each from
 #: the last's w (the stiff problem from w = 0 changes few contacts' states per step: 26 steps on the
 #: 40-voussoir arch, 18 through these levels), each to ``LEVEL_TOLERANCE`` or ``LEVEL_STEPS``.
@@ -432,6 +437,31 @@ def soft_level(dual, w, history):
     return w, steps
 
 
+def newton_steps(dual, w, tolerance, max_steps, history):
+    """Newton on the problem's own compliance from w, until ``tolerance``, ``max_steps``, or a stall below
+    ``NEWTON_HANDOVER``: (best gamma, its residual, steps taken); ``history``, unless None, gets each residual."""
+    problem = dual.problem
+    dual.evaluate(w)
+    gradient, _ = dual.gradient(w)
+    best, best_residual = dual.gamma.copy(), problem.residual(dual.gamma)
+    steps = 0
+    while best_residual > tolerance and steps < max_steps:
+        moved = newton_move(dual, w, gradient)
+        if moved is None:
+            break
+        w, gradient, _ = moved
+        steps += 1
+        residual = problem.residual(dual.gamma)
+        if history is not None:
+            history.append(residual)
+        stalled = not residual < STAGNATION * best_residual
+        if residual < best_residual:
+            best, best_residual = dual.gamma.copy(), residual
+        if stalled and best_residual < NEWTON_HANDOVER:
+            break
+    return best, best_residual, steps
+
+
 def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False, space=None):
     """Solve the CCP by semismooth Newton on (N1), then APGD from its best point if it has not converged.
 
@@ -440,7 +470,8 @@ def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, reco
     problem : Problem
         Tangential compliances equal per contact.
     gamma0 : (n_c, 3) float64, optional
-        Warm start: Newton starts from w = M^-1 D gamma0.
+        A start: at most ``WARM_STEPS`` Newton steps from w = M^-1 D gamma0, then, unless they reached
+        ``NEWTON_HANDOVER``, the start from zero through ``SOFTENING``.
     tolerance : float
         Relative CCP residual (``Problem.residual``) to reach.
     max_iterations : int
@@ -468,34 +499,21 @@ def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, reco
         return finish(problem, "newton", np.zeros((0, 3)), 0, tolerance, started, history)
     space = BodySpace(problem) if space is None else space
     dual = Dual(problem, space)
-    w = np.zeros((space.n_movable, 6))
+    best, best_residual, steps = None, np.inf, 0
     if gamma0 is not None:
         w = problem.velocity(problem.initial_impulse(gamma0))[space.movable]
-    steps = 0
-    for factor in (SOFTENING if gamma0 is None else ()):
-        dual.soften(factor)
-        w, taken = soft_level(dual, w, history)
+        best, best_residual, steps = newton_steps(dual, w, tolerance, WARM_STEPS, history)
+    if best_residual > NEWTON_HANDOVER:
+        w = np.zeros((space.n_movable, 6))
+        for factor in SOFTENING:
+            dual.soften(factor)
+            w, taken = soft_level(dual, w, history)
+            steps += taken
+        dual.soften(1.0)
+        cold, cold_residual, taken = newton_steps(dual, w, tolerance, MAX_NEWTON_STEPS, history)
         steps += taken
-    dual.soften(1.0)
-    dual.evaluate(w)
-    gradient, _ = dual.gradient(w)
-    best, best_residual = dual.gamma.copy(), problem.residual(dual.gamma)
-    for _ in range(MAX_NEWTON_STEPS):
-        if best_residual <= tolerance:
-            break
-        moved = newton_move(dual, w, gradient)
-        if moved is None:
-            break
-        w, gradient, _ = moved
-        steps += 1
-        residual = problem.residual(dual.gamma)
-        if record_history:
-            history.append(residual)
-        stalled = not residual < STAGNATION * best_residual
-        if residual < best_residual:
-            best, best_residual = dual.gamma.copy(), residual
-        if stalled and best_residual < NEWTON_HANDOVER:
-            break
+        if cold_residual < best_residual:
+            best, best_residual = cold, cold_residual
     if best_residual <= tolerance or not np.isfinite(best_residual):
         return finish(problem, "newton", best, steps, tolerance, started, history, residual=best_residual)
     finished = solve_apgd(problem, gamma0=best, tolerance=tolerance, max_iterations=max_iterations,
