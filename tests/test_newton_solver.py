@@ -104,3 +104,4 @@ def test_a_start_at_the_solution_is_kept_and_a_far_one_falls_back_to_zero():
     assert at_solution.iterations < cold.iterations <= far.iterations
     for result in (at_solution, cold, far):
         assert np.abs(result.gamma - reference.gamma).max() <= 1e-4 * scale
+

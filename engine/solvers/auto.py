@@ -14,8 +14,8 @@ problems it stops at its cap above the tolerance (a surveyed wall with open join
 7e-6 after 20,000 iterations; issue 20 reports a 289-block dome near its limit thickness that needed
 5,132). The interior-point method slows down less there (15-65 iterations on benchmarks/solvers.py's
 cases), but each iteration factorises a KKT matrix: worth it once, for
-a static answer, not at every step of a dynamic run. So a static solve that APGD does not finish
-is solved again by it, when the problem has at most ``interior_point.MAX_CONTACTS`` contacts, and
+a static answer, not at every step of a dynamic run. So a static solve that the first attempt does
+not finish is solved again by it, when the problem has at most ``interior_point.MAX_CONTACTS`` contacts, and
 the result keeps whichever of the two reached the smaller residual, with the first attempt in
 ``SolverResult.first_attempt``. Naming a solver in the model's settings runs that solver alone.
 """
@@ -40,7 +40,8 @@ def attempt_summary(report):
 
 def banded_newton_space(problem):
     """The Newton solver's BodySpace of a problem whose H has a narrow band (newton.BANDED_WORK), else None."""
-    if np.count_nonzero(problem.inverse_mass) > NEWTON_BLOCKS or not newton.equal_tangents(problem):
+    if (np.count_nonzero(problem.inverse_mass) > NEWTON_BLOCKS or problem.n_contacts > newton.MAX_CONTACTS
+            or not newton.equal_tangents(problem)):
         return None
     space = newton.BodySpace(problem)
     return space if space.banded else None
@@ -51,7 +52,8 @@ def first_solve(problem, gamma0, tolerance, max_iterations, record_history, stat
     otherwise."""
     space = banded_newton_space(problem) if static else None
     if space is not None:
-        # Newton starts from zero whatever gamma0 (engine.solvers.newton.solve_newton)
+        # from zero: from the solution under other loads (the analysis cache's start, a bisection's) Newton
+        # takes more steps (engine.solvers.newton.WARM_STEPS)
         return newton.solve_newton(problem, tolerance=tolerance, max_iterations=max_iterations,
                                    record_history=record_history, space=space)
     return solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
@@ -64,7 +66,7 @@ def solve_auto(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record
     Parameters
     ----------
     problem : Problem
-    gamma0 : (n_c, 3) float64, optional, APGD's start
+    gamma0 : (n_c, 3) float64, optional, APGD's start (Newton starts from zero)
     tolerance : float, relative CCP residual
     max_iterations : int, APGD's cap (and that of the interior-point solver's APGD finish)
     record_history : bool, passed to APGD
@@ -73,8 +75,8 @@ def solve_auto(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record
 
     Returns
     -------
-    SolverResult of the solver kept; after a retry its ``first_attempt`` records APGD's, and its iterations
-    and seconds are those of both solves
+    SolverResult of the solver kept; after a retry its ``first_attempt`` records the first attempt (Newton's or
+    APGD's), and its iterations and seconds are those of both solves
     """
     first = first_solve(problem, gamma0, tolerance, max_iterations, record_history, retry)
     if first.converged or not retry or problem.n_contacts > MAX_CONTACTS:

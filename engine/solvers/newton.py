@@ -366,8 +366,13 @@ def check_tangential_compliance(problem):
 
 
 def newton_step(hessian, gradient, refinements=REFINEMENTS):
-    """-H^-1 grad by SuperLU with ``refinements`` steps of iterative refinement (H is stiff: cond ~ 1e12)."""
-    factor = splu(hessian, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
+    """-H^-1 grad by SuperLU with ``refinements`` steps of iterative refinement (H is stiff: cond ~ 1e12);
+    NaNs where the factorisation breaks down (a zero pivot in rounding), which ``newton_move`` takes as no
+    descent."""
+    try:
+        factor = splu(hessian, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
+    except RuntimeError:  # "Factor is exactly singular"
+        return np.full(gradient.shape, np.nan)
     step = -factor.solve(gradient)
     for _ in range(refinements):
         step += factor.solve(-gradient - hessian @ step)
@@ -411,7 +416,7 @@ def line_search(dual, w, step, slope):
 
 def newton_move(dual, w, gradient):
     """One Newton step with its line search from w: (w, gradient, relative gradient size), or None where the
-    Newton direction does not descend (the gradient is at its rounding floor)."""
+    Newton direction does not descend (the gradient is at its rounding floor, or the step is not finite)."""
     step = dual.newton_step(gradient)
     slope = float(np.sum(gradient * step))
     if not slope < 0.0:
