@@ -21,7 +21,8 @@ from extrados.engine.solvers import solve
 from extrados.engine.tolerance import SOLVER_DEFAULTS
 
 
-#: Analyses whose CCP is one static solve, which ``auto`` retries with a stronger solver when unconverged.
+#: Analyses whose CCP is one static solve, which ``auto`` may give the Newton solver and retries with a
+#: stronger solver when unconverged (engine.solvers.auto).
 RETRIED_ANALYSES = ("static", "load_factor")
 
 
@@ -32,13 +33,13 @@ class SolverSettings:
     name: str = SOLVER_DEFAULTS.solver                  # a key of engine.solvers.SOLVERS
     tolerance: float = SOLVER_DEFAULTS.static_tolerance  # relative CCP residual
     max_iterations: int = SOLVER_DEFAULTS.max_iterations
-    retry: bool = False                                 # a static CCP: ``auto`` retries an unconverged solve
+    retry: bool = False                                 # a static CCP (auto: Newton first, retry; engine.solvers.auto)
 
     @classmethod
     def of(cls, model_settings, analysis):
         """The solver a model's settings (`Model.settings`) name for an ``analysis`` type, to their tolerance
-        or, where they set none, to that type's default (engine.tolerance.SOLVER_DEFAULTS); ``auto`` retries
-        the static CCPs of static and load factor analyses (engine.solvers.auto)."""
+        or, where they set none, to that type's default (engine.tolerance.SOLVER_DEFAULTS); ``auto`` treats
+        the CCPs of static and load factor analyses as static (engine.solvers.auto)."""
         return cls(model_settings["solver"], model_settings.get("tolerance", SOLVER_DEFAULTS.tolerance(analysis)),
                    model_settings["max_iterations"], retry=analysis in RETRIED_ANALYSES)
 

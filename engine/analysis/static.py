@@ -89,8 +89,8 @@ def contact_forces(outcome, h):
 
 
 def step_settings(model, wrench, h, retry=True):
-    """One step of ``h`` s under ``wrench`` with the model's static solver; ``retry``: ``auto`` retries an
-    unconverged solve (the static CCP), not a settle run's steps, which are dynamics."""
+    """One step of ``h`` s under ``wrench`` with the model's static solver; ``retry``: the step is the static CCP
+    (``auto`` may give it Newton and retries it unconverged), not a settle run's step, which is dynamics."""
     solver = SolverSettings.of(model.settings, "static")
     return StepSettings(time_step=h, wrench=wrench, solver=replace(solver, retry=solver.retry and retry))
 

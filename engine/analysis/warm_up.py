@@ -12,15 +12,13 @@ from extrados.engine.kernel_cache import engine_kernels, is_cached, kernel_name
 #: Kernels the warm-up leaves to the first analysis that needs them (whose solver times leave the
 #: compilation out all the same): the parallel ones, for problems of more than
 #: engine.solvers.problem.PART_CONTACTS contacts; those of the solvers a model must name (pgs,
-#: jacobi, reference); the power of moving supports.
+#: jacobi, reference); the power of moving supports. (The cone projections' Jacobians are compiled
+#: by the column's static solve, which ``auto`` gives the Newton solver, engine.solvers.newton.)
 ON_DEMAND = frozenset({
     "solvers.cone.project_parallel", "solvers.delassus.body_velocity_parallel", "solvers.delassus.delassus_parallel",
     "solvers.residual.natural_residual_parallel",
     "solvers.pgs.gauss_seidel_sweep", "solvers.pgs.gauss_seidel_iterate", "solvers.jacobi.body_stiffness_kernel",
-    "solvers.delassus.diagonal_blocks_kernel",
-    "solvers.cone.project_cones", "solvers.cone.cone_projection_jacobian", "solvers.cone.surface_jacobian",
-    "solvers.cone.disk_clamp_jacobian", "solvers.cone.cohesive_projection_jacobian",
-    "post.energy.support_power_kernel"})
+    "solvers.delassus.diagonal_blocks_kernel", "solvers.cone.project_cones", "post.energy.support_power_kernel"})
 
 
 def warm_up_requests():
