@@ -92,9 +92,9 @@ def dual_impulses(body_a, body_b, jacobian_a, jacobian_b, rhs, roots, friction, 
     ``velocity`` (n_b, 6) holds w with zero rows for the supports; ``roots`` (n_c, 3) = E^1/2 diagonal;
     ``friction`` and ``cohesion`` those of the scaled sets (mu', C', T')."""
     total = 0.0
+    z = np.empty(3)  # z_i of one contact
     for i in range(body_a.shape[0]):
         a, b = body_a[i], body_b[i]
-        z = np.empty(3)
         for k in range(3):
             c = rhs[i, k]
             for m in range(6):
