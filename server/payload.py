@@ -8,6 +8,7 @@ import json
 import threading
 from contextlib import contextmanager
 
+import orjson
 from flask import request
 
 from extrados.server.config import MIB
@@ -48,6 +49,10 @@ def json_body():
     """The request body parsed as JSON (400 naming line and column when it is not); its media type
     was checked by `server.guards`."""
     raw = request.get_data(cache=False)
+    try:
+        return orjson.loads(raw)   # strict JSON, several times faster than json.loads on a model document
+    except orjson.JSONDecodeError:
+        pass   # the standard parser names the error's line and column (or parses what orjson refuses: huge integers)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

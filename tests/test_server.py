@@ -143,6 +143,25 @@ def test_malformed_bodies_are_400(service, raw, status, where):
     assert body["error"]["path"] == where and body["error"]["code"] == "malformed_request"
 
 
+@pytest.mark.parametrize("raw, message", [
+    (b'{"model": {"blocks": [1,\n 2 3]}}', "malformed JSON: Expecting ',' delimiter at line 2 column 4"),
+    (b'{"model": {"gravity": [0, 0, NaN]}}', "malformed JSON: NaN is not a JSON number"),
+    (b'{"model": \xff}', "the body is not UTF-8 text (byte 10)"),
+])
+def test_a_malformed_body_is_named_where_it_breaks(service, raw, message):
+    got, body, _ = service.post("/v1/analyses", raw=raw)
+    assert got == 400 and body["error"]["message"] == message
+
+
+def test_json_that_the_fast_parser_refuses_is_still_read(service):
+    """orjson reads request bodies; what it refuses and JSON allows (an unpaired surrogate escape) goes to
+    the standard parser, so the answer is the engine's, at the field's path."""
+    raw = json.dumps({"model": dict(ARCH, loads=[{"kind": "point", "block": "PLACE", "point": [0, 0, 0],
+                                                 "force": [0, 0, -1]}])}).encode()
+    got, body, _ = service.post("/v1/analyses", raw=raw.replace(b"PLACE", b"\\ud800"))
+    assert got == 422 and body["error"]["path"] == "model.loads[0].block", body
+
+
 def broken(mutate):
     doc = json.loads(json.dumps(ARCH))
     mutate(doc)

@@ -335,33 +335,37 @@ def course_layers(mechanics):
     return [movable[label == k] for k in range(label.max(initial=-1) + 1)]
 
 
-def volume_average(values, volume):
-    """Volume-weighted mean of per-block values (n, ...) with volumes (n,) m^3."""
-    return np.tensordot(volume, values, axes=1) / volume.sum()
-
-
-def group_summary(mechanics, position, stress, members):
-    """Volume-weighted averages of a group of blocks (seed 001 Table I).
+def group_summaries(mechanics, position, stress, groups):
+    """Volume-weighted averages of groups of blocks (seed 001 Table I), all groups in one pass.
 
     Parameters
     ----------
     mechanics : Mechanics
     position : (n_blocks, 3) float64, m
     stress : (n_blocks, 3, 3) float64, Pa
-    members : (n_members,) int64, block indices, at least one
+    groups : list of (n_members,) int64 arrays, block indices (an empty group's means are NaN)
 
     Returns
     -------
-    dict: blocks (ids), volume (m^3), z (volume-weighted mean height of the centres, m), stress
-    (volume-weighted mean tensor, Pa) and p, q (volume-weighted means of the blocks' invariants, Pa,
-    as Table I averages them; p of the mean tensor is the same, q of it is not)
+    list of dict, one per group: blocks (ids), volume (m^3), z (volume-weighted mean height of the
+    centres, m), stress (volume-weighted mean tensor, Pa) and p, q (volume-weighted means of the blocks'
+    invariants, Pa, as Table I averages them; p of the mean tensor is the same, q of it is not)
     """
+    if not groups:
+        return []
+    members = np.concatenate(groups).astype(np.int64)
+    label = np.repeat(np.arange(len(groups)), [len(group) for group in groups])
     volume = mechanics.volume[members]
     p, q = stress_invariants(stress[members])
-    return {"blocks": [mechanics.block_ids[i] for i in members], "volume": float(volume.sum()),
-            "z": float(volume_average(position[members, 2], volume)),
-            "stress": volume_average(stress[members], volume).tolist(),
-            "p": float(volume_average(p, volume)), "q": float(volume_average(q, volume))}
+    weighted = np.column_stack([np.ones_like(volume), position[members, 2], p, q,
+                                stress[members].reshape(-1, 9)]) * volume[:, None]
+    sums = np.zeros((len(groups), weighted.shape[1]))
+    np.add.at(sums, label, weighted)   # per group: volume, then the weighted sums
+    with np.errstate(invalid="ignore"):
+        means = sums[:, 1:] / sums[:, :1]
+    return [{"blocks": [mechanics.block_ids[i] for i in group], "volume": float(total),
+             "z": float(mean[0]), "stress": mean[3:].reshape(3, 3).tolist(), "p": float(mean[1]), "q": float(mean[2])}
+            for group, total, mean in zip(groups, sums[:, 0].tolist(), means)]
 
 
 def group_members(mechanics, name, ids):
@@ -386,8 +390,8 @@ def stress_summary(mechanics, position, stress, groups=None):
 
     Returns
     -------
-    dict with "layers": [group_summary + "name"] from the bottom up (or in the order of
-    ``groups``; empty groups left out) and "structure": group_summary of every movable block
+    dict with "layers": [`group_summaries` + "name"] from the bottom up (or in the order of
+    ``groups``; empty groups left out) and "structure": the summary of every movable block
     without its list of ids (supports are left out: they carry the reactions, not the
     masonry's stress)
     """
@@ -395,8 +399,9 @@ def stress_summary(mechanics, position, stress, groups=None):
         named = [(f"layer {k}", members) for k, members in enumerate(course_layers(mechanics))]
     else:
         named = [(name, group_members(mechanics, name, ids)) for name, ids in groups.items()]
-    layers = [dict(name=name, **group_summary(mechanics, position, stress, members))
-              for name, members in named if len(members)]
-    structure = group_summary(mechanics, position, stress, np.flatnonzero(~mechanics.is_support))
+    named = [(name, members) for name, members in named if len(members)]
+    movable = np.flatnonzero(~mechanics.is_support)
+    *layers, structure = group_summaries(mechanics, position, stress,
+                                         [members for _, members in named] + [movable])
     del structure["blocks"]
-    return {"layers": layers, "structure": structure}
+    return {"layers": [dict(name=name, **layer) for (name, _), layer in zip(named, layers)], "structure": structure}

@@ -96,6 +96,13 @@ def support_joints(is_support, interfaces, loaded, block):
     return joints[np.argsort(-interfaces.normal_force[joints], kind="stable")]
 
 
+def springer_blocks(is_support, interfaces, loaded):
+    """Movable blocks with a loaded joint on a support, ascending: (n,) int64 block indices."""
+    first, second = interfaces.body_first, interfaces.body_second
+    on_support = np.concatenate([first[loaded & is_support[second]], second[loaded & is_support[first]]])
+    return np.unique(on_support[~is_support[on_support]]).astype(np.int64)
+
+
 def other_block(interfaces, joint, block):
     """The block across ``joint`` from ``block``."""
     first, second = int(interfaces.body_first[joint]), int(interfaces.body_second[joint])
@@ -161,8 +168,8 @@ def find_chain(is_support, interfaces):
     list of int or None
     """
     loaded = loaded_joints(interfaces)
-    springers = [b for b in np.flatnonzero(~is_support) if len(support_joints(is_support, interfaces, loaded, b))]
-    if not springers or len(springers) > AUTOMATIC_SPRINGERS:
+    springers = springer_blocks(is_support, interfaces, loaded)
+    if len(springers) == 0 or len(springers) > AUTOMATIC_SPRINGERS:
         return None
     hops, predecessors = shortest_path(movable_graph(is_support, interfaces, loaded), directed=False,
                                        unweighted=True, indices=springers, return_predecessors=True)
