@@ -92,9 +92,14 @@ def test_auto_without_retry_is_apgd_and_with_it_agrees_with_the_reference():
 
 
 def test_the_settle_runs_steps_are_dynamics_and_are_not_retried():
-    """The static CCP retries; the steps of a settle run (seed 001's kinematic criterion) do not."""
+    """The static CCP retries, to the static tolerance; the steps of a settle run (seed 001's kinematic criterion)
+    are dynamics: no retry, the dynamic tolerance unless the model sets one."""
     from extrados.engine.analysis.static import step_settings
+    from extrados.engine.tolerance import SOLVER_DEFAULTS
     model = arch()
     wrench = np.zeros((model.mechanics.n_blocks, 6))
-    assert step_settings(model, wrench, 1.0).solver.retry
-    assert not step_settings(model, wrench, 1e-3, retry=False).solver.retry
+    static, settle = step_settings(model, wrench, 1.0).solver, step_settings(model, wrench, 1e-3, "dynamic").solver
+    assert static.retry and static.tolerance == SOLVER_DEFAULTS.static_tolerance
+    assert not settle.retry and settle.tolerance == SOLVER_DEFAULTS.dynamic_tolerance
+    chosen = Model.from_dict(dict(model.to_dict(), settings={"tolerance": 1e-9}))
+    assert step_settings(chosen, wrench, 1e-3, "dynamic").solver.tolerance == 1e-9

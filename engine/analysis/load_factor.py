@@ -99,14 +99,15 @@ class LoadFactorSearch:
             left = math.ceil(math.log2(width / bound)) if width > bound else 0
         return len(self.solved) + max(left, 1)
 
-    def solve(self, model, factor):
-        """The static solution at ``factor``, warm started; checks the cancellation first and reports
+    def solve(self, model, factor, settle=True):
+        """The static solution at ``factor``, warm started (a borderline one decided by a settle run unless
+        ``settle`` is False, engine.analysis.static.solve_static); checks the cancellation first and reports
         the progress after."""
         self.cancellation.check(f"{len(self.solved)} static solves done")
         done, expected = len(self.solved), self.expected_solves()
         share = self.progress.part(done / expected, (done + 1) / expected)
         solution = solve_static(model, live_factor=factor, warm=self.warm_start(factor),
-                                cancellation=self.cancellation, progress=share)
+                                cancellation=self.cancellation, progress=share, settle=settle)
         share(1.0)
         if self.warm is None:
             self.warm = WarmStart(solution.outcome.contacts, gap_closure=solution.gap_closure)
@@ -265,7 +266,9 @@ def certain_failure(model, search, max_factor, tolerance):
     needed a settle run, the static velocities are of the order of the solver's noise and do
     not show the mechanism. The factor then steps up from the first failing one by relative
     steps 2 tol, 4 tol, ... (never beyond max_factor) until the static solve alone shows the
-    motion. At factor 0 (dead loads failing) there is nothing to step.
+    motion. These solves skip the settle run of a borderline case: only whether the static solve alone
+    shows the motion is asked, so a settle run would be thrown away. At factor 0 (dead loads failing)
+    there is nothing to step.
 
     Returns
     -------
@@ -278,7 +281,7 @@ def certain_failure(model, search, max_factor, tolerance):
     step = BRACKET_STEP_TOLERANCES * tolerance
     while solution.verdict_by != "static" and 0.0 < factor < max_factor:
         factor = min(factor * (1.0 + step), max_factor)
-        solution = search.solve(model, factor)
+        solution = search.solve(model, factor, settle=False)
         solves += 1
         step *= 2.0
     return factor, solution, solves

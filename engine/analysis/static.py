@@ -15,7 +15,7 @@ start from, those of the same document without its loads (`self_weight_start`). 
 raising AnalysisCancelled.
 """
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -42,7 +42,7 @@ class StaticSolution:
     force: np.ndarray        # (n_c, 3) float64, N, world-frame force on body_b from body_a
     velocity: np.ndarray     # (n_blocks, 6) float64, velocity after the static step
     max_point_speed: float   # m/s, largest |v| + |w| r over the movable blocks
-    verdict_by: str          # "static" or "settle run"
+    verdict_by: str          # "static" or "settle run" ("undecided": a borderline case solved with settle=False)
     warm_started: bool = False  # the static CCP started from a WarmStart's impulses
     gap_closure: dict = None  # what settings.gaps closed (engine.analysis.joint_gaps), None when it is "open"
 
@@ -88,11 +88,11 @@ def contact_forces(outcome, h):
     return np.einsum("nki,nk->ni", outcome.frame, outcome.impulse) / h
 
 
-def step_settings(model, wrench, h, retry=True):
-    """One step of ``h`` s under ``wrench`` with the model's static solver; ``retry``: the step is the static CCP
-    (``auto`` may give it Newton and retries it unconverged), not a settle run's step, which is dynamics."""
-    solver = SolverSettings.of(model.settings, "static")
-    return StepSettings(time_step=h, wrench=wrench, solver=replace(solver, retry=solver.retry and retry))
+def step_settings(model, wrench, h, analysis="static"):
+    """One step of ``h`` s under ``wrench`` with the model's solver for ``analysis``: "static" for the static CCP
+    (``auto`` may give it Newton and retries it unconverged), "dynamic" for a settle run's steps, which are
+    dynamics (the dynamic tolerance unless the model sets one, engine.tolerance.SOLVER_DEFAULTS)."""
+    return StepSettings(time_step=h, wrench=wrench, solver=SolverSettings.of(model.settings, analysis))
 
 
 def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progress()):
@@ -105,7 +105,7 @@ def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progr
     SETTLE_DURATION stepped after each step.
     """
     state = State.initial(model.mechanics)
-    settings = step_settings(model, wrench, SETTLE_STEP, retry=False)
+    settings = step_settings(model, wrench, SETTLE_STEP, "dynamic")
     steps = int(round(SETTLE_DURATION / SETTLE_STEP))
     speeds = np.empty(steps)
     for k in range(steps):
@@ -182,7 +182,7 @@ def self_weight_start(model, contacts, gap_closure=None):
     return WarmStart(contacts, static_step(model, wrench, contacts).impulse, gap_closure)
 
 
-def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(), progress=Progress()):
+def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(), progress=Progress(), settle=True):
     """Static equilibrium under dead loads and live loads times live_factor.
 
     Parameters
@@ -196,6 +196,9 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
         Checked before the static CCP and at every step of a settle run.
     progress : engine.analysis.progress.Progress, optional
         Gets the fraction done of a settle run, the long part of a borderline case.
+    settle : bool
+        Decide a borderline case by a settle run; False leaves it undecided (``stable`` False, ``verdict_by``
+        "undecided"), for a caller that only asks whether the static solve alone shows the motion.
 
     Returns
     -------
@@ -220,8 +223,10 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
         stable = True
     elif speed > TOL.static_velocity_borderline * load_scale:
         stable = False
-    else:
+    elif settle:
         stable = settle_run_stands(model, wrench, cancellation, progress)
         verdict_by = "settle run"
+    else:
+        stable, verdict_by = False, "undecided"
     return StaticSolution(stable, outcome, contact_forces(outcome, STATIC_STEP), outcome.velocity, speed, verdict_by,
                           guess is not None, gap_closure)
