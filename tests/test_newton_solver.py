@@ -82,10 +82,18 @@ def test_auto_runs_newton_first_on_a_static_arch_and_apgd_on_its_steps():
     assert dynamic.to_dict()["solver"]["name"] == "apgd"
 
 
-def test_auto_keeps_apgd_where_the_band_is_wide():
-    """Contacts between random pairs of 100 blocks: reverse Cuthill-McKee finds no narrow band."""
+def test_auto_runs_newton_where_the_band_is_wide_but_the_block_factor_is_cheap(monkeypatch):
+    """Contacts between random pairs of 100 blocks: reverse Cuthill-McKee finds no narrow band, the block
+    Cholesky's order (engine.solvers.block_cholesky) keeps its factor under auto.NEWTON_WORK flops; above
+    that limit auto keeps APGD."""
+    from extrados.engine.solvers import auto
+
     problem = problems.random_problem(6, n_bodies=100, n_supports=4, n_contacts=400, equal_tangents=True)
-    assert not newton.BodySpace(problem).banded
+    space = newton.BodySpace(problem)
+    assert not space.banded and 0.0 < space.block_cholesky().flops() <= auto.NEWTON_WORK
+    result = solve(problem, "auto", tolerance=1e-6, max_iterations=100000, retry=True)
+    assert result.name == "newton" and result.converged
+    monkeypatch.setattr(auto, "NEWTON_WORK", 0.5 * space.block_cholesky().flops())
     result = solve(problem, "auto", tolerance=1e-6, max_iterations=100000, retry=True)
     assert result.name == "apgd" and result.converged
 

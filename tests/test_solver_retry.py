@@ -45,9 +45,13 @@ def test_a_static_solve_newton_leaves_unconverged_is_retried_by_the_interior_poi
 
 
 def test_a_static_solve_apgd_leaves_unconverged_is_retried_by_the_interior_point_solver():
-    """A band too wide for Newton (newton.BANDED_WORK = 0 here): APGD first, capped at ITERATION_CAP."""
+    """A Newton matrix too costly for Newton (newton.BANDED_WORK and auto.NEWTON_WORK = 0 here): APGD first,
+    capped at ITERATION_CAP."""
+    from extrados.engine.solvers import auto
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(newton, "BANDED_WORK", 0)
+        patch.setattr(auto, "NEWTON_WORK", 0)
         result = analyze(arch(), "static").to_dict()
     solver = result["solver"]
     assert solver["name"] == "interior" and solver["converged"] and solver["residual"] <= STATIC_TOLERANCE

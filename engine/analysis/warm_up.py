@@ -12,8 +12,8 @@ from extrados.engine.kernel_cache import engine_kernels, is_cached, kernel_name
 #: Kernels the warm-up leaves to the first analysis that needs them (whose solver times leave the
 #: compilation out all the same): the parallel ones, for problems of more than
 #: engine.solvers.problem.PART_CONTACTS contacts; those of the solvers a model must name (pgs,
-#: jacobi, reference); the power of moving supports. (The cone projections' Jacobians are compiled
-#: by the column's static solve, which ``auto`` gives the Newton solver, engine.solvers.newton.)
+#: jacobi, reference); the power of moving supports. (The cone projections' Jacobians are compiled by the
+#: column's static solve, which ``auto`` gives the Newton solver, engine.solvers.newton.)
 ON_DEMAND = frozenset({
     "solvers.cone.project_parallel", "solvers.delassus.body_velocity_parallel", "solvers.delassus.delassus_parallel",
     "solvers.residual.natural_residual_parallel",
@@ -34,7 +34,11 @@ def warm_up_requests():
     mortared = dict(column, joints={"mortar": cohesive_joint(1, 0.8, 1e12)}, default_joint="mortar")
     # seed 003's Winkler joints, for the HHT integrator
     winkler = dict(column, joints={"dry": dict(column["joints"]["dry"], normal_stiffness=5e8)})
+    # a wall whose Newton matrix has a wide band: the static solve factorises it by blocks
+    # (engine.solvers.block_cholesky)
+    wall = generators.generate("wall", courses=8, blocks_per_course=12)
     return [(column, "static"),
+            (wall, "static"),
             (column, {"type": "dynamic", "duration": 0.003, "time_step": 0.001}),
             (winkler, {"type": "dynamic", "integrator": "hht", "duration": 0.003, "time_step": 0.001}),
             (live, {"type": "load_factor"}),

@@ -1,11 +1,15 @@
-"""The default solver, ``auto``: APGD, or for a static CCP whose Newton matrix has a narrow band (arches,
-columns, small walls) the Newton solver (engine.solvers.newton); and for a static CCP left unconverged a
+"""The default solver, ``auto``: APGD, or for a static CCP whose Newton matrix factorises cheaply (arches,
+columns, walls and domes of up to a few hundred blocks) the Newton solver (engine.solvers.newton); and for a static CCP left unconverged a
 bounded retry with the interior-point solver (engine.solvers.interior_point).
 
 Newton first. On the 40-voussoir arch the Newton solver, its H factorised by the band Cholesky of
 engine.solvers.banded, takes 26 steps and 9 ms to 1e-7, APGD 1,608 iterations and 29 ms (the
-20-voussoir: 5 ms and 6 ms; benchmarks/solvers.py). Where the band is wide (a dome, a wall of a
-thousand blocks) its steps factorise by SuperLU and cost more than APGD's whole solve, so APGD runs.
+20-voussoir: 5 ms and 6 ms; benchmarks/solvers.py). Where the band is wide its steps factorise by the
+block Cholesky of engine.solvers.block_cholesky, and Newton runs first while that factor costs at most
+``NEWTON_WORK`` flops: static walls of 100-512 blocks in 13-15 steps, 1.2-1.5 times faster than APGD;
+domes of 72-288 blocks in 31-40 steps, 1.8-3.7 times faster (the 289-block dome at 1.05 t_min in 0.27 s
+against 0.73 s). Above it (the 1,036-block wall, 116 million flops a step) the two take about as long,
+and APGD, whose passes run on all cores, is kept.
 
 APGD (engine.solvers.apgd) is the fastest solver per unit of accuracy on the engine's problems: one
 matrix-free pass per iteration, and warm starts across the steps of a dynamic run. Its iteration
@@ -27,9 +31,12 @@ from extrados.engine.solvers import newton
 from extrados.engine.solvers.apgd import solve_apgd
 from extrados.engine.solvers.interior_point import MAX_CONTACTS, solve_interior
 
-#: Most movable blocks for which the Newton solver's band is worth looking for: its narrowest band (one
-#: neighbour each side, width 12) must fit newton.BANDED_WORK.
-NEWTON_BLOCKS = int(newton.BANDED_WORK // (6 * 12 ** 2))
+#: Most movable blocks for which the Newton solver is tried (the factor's order and fill are found first).
+NEWTON_BLOCKS = 3000
+#: flops of a block Cholesky of H (BlockCholesky.flops) up to which a static CCP whose band is wide goes to
+#: Newton first: a 25 x 20 wall's 32 million (15 steps, 0.15 s against APGD's 560 iterations, 0.22 s);
+#: above it the 1,036-block wall's 116 million, where the two take about the same time.
+NEWTON_WORK = 5e7
 
 
 def attempt_summary(report):
@@ -38,19 +45,22 @@ def attempt_summary(report):
             "converged": bool(report.converged), "seconds": float(report.seconds)}
 
 
-def banded_newton_space(problem):
-    """The Newton solver's BodySpace of a problem whose H has a narrow band (newton.BANDED_WORK), else None."""
+def newton_space(problem):
+    """The Newton solver's BodySpace of a problem whose H factorises cheaply: a narrow band (newton.BANDED_WORK)
+    or a block Cholesky of at most ``NEWTON_WORK`` flops; else None."""
     if (np.count_nonzero(problem.inverse_mass) > NEWTON_BLOCKS or problem.n_contacts > newton.MAX_CONTACTS
             or not newton.equal_tangents(problem)):
         return None
     space = newton.BodySpace(problem)
-    return space if space.banded else None
+    if space.banded or space.block_cholesky().flops() <= NEWTON_WORK:
+        return space
+    return None
 
 
 def first_solve(problem, gamma0, tolerance, max_iterations, record_history, static):
-    """The first attempt: Newton (from zero) for a static CCP whose H has a narrow band, APGD (from ``gamma0``)
+    """The first attempt: Newton (from zero) for a static CCP whose H factorises cheaply, APGD (from ``gamma0``)
     otherwise."""
-    space = banded_newton_space(problem) if static else None
+    space = newton_space(problem) if static else None
     if space is not None:
         # from zero: from the solution under other loads (the analysis cache's start, a bisection's) Newton
         # takes more steps (engine.solvers.newton.WARM_STEPS)

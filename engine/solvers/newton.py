@@ -24,15 +24,17 @@ factorisation; what is left for the iteration is finding which contacts are open
 From a cold start that is done through softer compliances first (``SOFTENING``), each level from the
 last's w. Each step factorises H, of order 6 n_b with the sparsity of the blocks' adjacency: by the band
 Cholesky of engine.solvers.banded in reverse Cuthill-McKee order where the band is narrow (arches,
-columns, small walls), else by SuperLU. Where Newton does not finish (``MAX_NEWTON_STEPS``, or its
+columns, small walls), else by the block Cholesky of engine.solvers.block_cholesky in minimum degree
+order (SuperLU where a pivot is not positive in rounding). Where Newton does not finish (``MAX_NEWTON_STEPS``, or its
 rounding floor, ``NEWTON_HANDOVER``) APGD continues from its best point, as after the interior-point
 solver.
 
-Measured (benchmarks/solvers.py, 2 shared cores, from zero to 1e-7): 20-29 Newton steps on the static and
+Measured (benchmarks/solvers.py, 2 shared cores, from zero to 1e-7): 20-40 Newton steps on the static and
 collapse cases (APGD: 672-2,268 iterations). The 40-voussoir arch in 9 ms against APGD's 29 ms (banded);
-the dome at 1.05 t_min in 0.6 s, APGD's time; the 1,036-block wall in 1.6 s against 0.6 s (SuperLU,
-~80 ms a step); the cylinder's and the wall-over-a-gap's collapse steps in 0.6 and 0.23 s against 0.27
-and 0.19 s. On the spandrel step at h = 0.02 s it stalls above the handover (sliding contacts change
+by the block Cholesky (7.5 ms a factorisation of the dome's H, SuperLU 14-18 ms) the dome at 1.05 t_min
+in 0.36-0.46 s against APGD's 0.74-0.84 s, the 1,036-block wall in 0.91-0.99 s against 0.80 s (42 ms a
+factorisation: six times H's blocks), the cylinder's and the wall-over-a-gap's collapse steps in 0.39 and
+0.11 s against 0.41 and 0.18 s. On the spandrel step at h = 0.02 s it stalls above the handover (sliding contacts change
 state back and forth) and APGD does not finish either; the interior-point solver does (47 iterations,
 0.28 s). ``auto`` (engine.solvers.auto) therefore runs it first on static problems with a narrow band.
 
@@ -48,12 +50,13 @@ from scipy.sparse.linalg import splu
 from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.apgd import solve_apgd
 from extrados.engine.solvers.banded import band_cholesky, band_multiply, band_solve
+from extrados.engine.solvers.block_cholesky import BlockCholesky, block_multiply
 from extrados.engine.solvers.cone import cohesive_projection_jacobian, project_cohesive_point
 from extrados.engine.solvers.reference import refuse_above
 from extrados.engine.solvers.result import finish
 
-#: Largest problem solved: each step factorises H of order 6 n_b (SuperLU; 90 ms a step on a 1,036-block
-#: wall of 12,044 contacts, two cores).
+#: Largest problem solved: each step factorises H of order 6 n_b (the block Cholesky: 42 ms a step on a
+#: 1,036-block wall of 12,044 contacts, two cores).
 MAX_CONTACTS = 20000
 #: Most Newton steps on the problem's own compliance before APGD takes over from the best point.
 MAX_NEWTON_STEPS = 40
@@ -230,7 +233,14 @@ class BodySpace:
         self.rank, self.band_width = band_order(pairs, movable.size)
         self.banded = 6 * movable.size * self.band_width ** 2 <= BANDED_WORK
         self.band_index = (6 * self.rank[:, None] + np.arange(6)).ravel()  # (6 n_m,) w's entry -> band row
-        self.csc = None if self.banded else csc_pattern(pairs, movable.size)  # order, indices, indptr
+        self.csc = None  # order, indices, indptr of H in CSC form, made when SuperLU needs it
+        self.cholesky = None  # BlockCholesky of a wide band, made when first needed
+
+    def block_cholesky(self):
+        """The BlockCholesky of H's block pattern (its order and fill found once per problem)."""
+        if self.cholesky is None:
+            self.cholesky = BlockCholesky.of_pattern(self.pairs, self.n_movable)
+        return self.cholesky
 
     def matrix(self, blocks):
         """H in CSC form from its (n_slots, 6, 6) blocks."""
@@ -335,10 +345,11 @@ class Dual:
 
     def newton_step(self, gradient):
         """-H^-1 grad (n_m, 6): by the band Cholesky of engine.solvers.banded where H's band is narrow
-        (``BANDED_WORK``), else by SuperLU; either with ``REFINEMENTS`` steps of iterative refinement."""
+        (``BANDED_WORK``), else by the block Cholesky of engine.solvers.block_cholesky (SuperLU where a pivot
+        is not positive in rounding); each with ``REFINEMENTS`` steps of iterative refinement."""
         space = self.space
         if not space.banded:
-            return newton_step(self.hessian(), gradient.ravel()).reshape(-1, 6)
+            return self.sparse_newton_step(gradient)
         band = band_from_blocks(self.hessian_blocks(), space.pairs, space.rank, space.band_width)
         factor = band.copy()
         if not band_cholesky(factor):
@@ -349,6 +360,18 @@ class Dual:
         for _ in range(REFINEMENTS):
             step += band_solve(factor, rhs - band_multiply(band, step))
         return step[space.band_index].reshape(-1, 6)
+
+
+    def sparse_newton_step(self, gradient):
+        """-H^-1 grad (n_m, 6) where H's band is wide: block Cholesky in minimum degree order, else SuperLU."""
+        space, blocks = self.space, self.hessian_blocks()
+        cholesky = space.block_cholesky()
+        if not cholesky.factorise(blocks):
+            return newton_step(space.matrix(blocks), gradient.ravel()).reshape(-1, 6)
+        step = cholesky.solve(-gradient)
+        for _ in range(REFINEMENTS):
+            step += cholesky.solve(-gradient - block_multiply(blocks, space.pairs, step))
+        return step
 
 
 def equal_tangents(problem):
