@@ -169,3 +169,15 @@ def test_ctrl_c_stops_a_batch_with_a_message_and_no_traceback(tmp_path):
     assert "extrados: interrupted; the finished cases are kept" in stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
     assert set(kept) <= {path.stem for path in (out_dir / "parts").glob("*.parquet")}
+
+
+def test_the_embedded_workers_drop_only_the_heartbeat_cut_short_by_the_closing_scheduler():
+    import logging
+
+    from extrados.batch.quiet_workers import not_a_heartbeat_failure
+
+    def record(message):
+        return logging.LogRecord("distributed.worker", logging.ERROR, __file__, 1, message, None, None)
+
+    assert not not_a_heartbeat_failure(record("Failed to communicate with scheduler during heartbeat."))
+    assert not_a_heartbeat_failure(record("Compute Failed"))

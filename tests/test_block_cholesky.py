@@ -118,3 +118,13 @@ def test_a_wall_solved_by_newton_stands_with_apgds_reactions():
     assert by_newton.stable and by_apgd.stable
     weight = np.abs(by_apgd.reactions.force[:, 2]).sum()
     assert by_newton.reactions.force == pytest.approx(by_apgd.reactions.force, abs=1e-5 * weight)
+
+
+def test_above_max_bodies_the_newton_steps_factorise_by_superlu(monkeypatch):
+    problem = problems.random_problem(6, n_bodies=100, n_supports=4, n_contacts=400, equal_tangents=True)
+    monkeypatch.setattr(newton, "MAX_BODIES", 10)
+    space = newton.BodySpace(problem)
+    result = newton.solve_newton(problem, tolerance=1e-8, max_iterations=100000, space=space)
+    reference = solve(problem, "reference", tolerance=1e-12)
+    assert space.cholesky is None and result.converged
+    assert np.abs(result.gamma - reference.gamma).max() <= 1e-4 * np.abs(reference.gamma).max()

@@ -23,6 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+#: Most block rows ordered here: `minimum_degree` keeps the graph as a dense n x n byte matrix (64 MB at
+#: this size) and scans it in O(n^2); larger problems factorise by SuperLU (engine.solvers.newton).
+MAX_BODIES = 8000
+
 
 @njit(cache=True)
 def minimum_degree(adjacency):

@@ -50,7 +50,7 @@ from scipy.sparse.linalg import splu
 from extrados.engine.compilation import Stopwatch
 from extrados.engine.solvers.apgd import solve_apgd
 from extrados.engine.solvers.banded import band_cholesky, band_multiply, band_solve
-from extrados.engine.solvers.block_cholesky import BlockCholesky, block_multiply
+from extrados.engine.solvers.block_cholesky import MAX_BODIES, BlockCholesky, block_multiply
 from extrados.engine.solvers.cone import cohesive_projection_jacobian, project_cohesive_point
 from extrados.engine.solvers.reference import refuse_above
 from extrados.engine.solvers.result import finish
@@ -363,10 +363,11 @@ class Dual:
 
 
     def sparse_newton_step(self, gradient):
-        """-H^-1 grad (n_m, 6) where H's band is wide: block Cholesky in minimum degree order, else SuperLU."""
+        """-H^-1 grad (n_m, 6) where H's band is wide: block Cholesky in minimum degree order, else (more than
+        engine.solvers.block_cholesky.MAX_BODIES bodies, or a pivot not positive in rounding) SuperLU."""
         space, blocks = self.space, self.hessian_blocks()
-        cholesky = space.block_cholesky()
-        if not cholesky.factorise(blocks):
+        cholesky = space.block_cholesky() if space.n_movable <= MAX_BODIES else None
+        if cholesky is None or not cholesky.factorise(blocks):
             return newton_step(space.matrix(blocks), gradient.ravel()).reshape(-1, 6)
         step = cholesky.solve(-gradient)
         for _ in range(REFINEMENTS):

@@ -164,7 +164,12 @@ def _client(scheduler, workers):
         cluster = LocalCluster(n_workers=workers or os.cpu_count(), threads_per_worker=1, processes=True,
                                dashboard_address=":0", env=WORKER_ENVIRONMENT)
     with cluster, Client(cluster) as client:
+        from extrados.batch.quiet_workers import QuietHeartbeats
+
+        register = getattr(client, "register_plugin", None) or client.register_worker_plugin  # dask < 2023.9
+        register(QuietHeartbeats())
         yield client
+
 
 
 @contextmanager
