@@ -86,8 +86,13 @@ def row(meridians, hoops):
     report = result["load_factor_report"]
     settle = [s for _, verdict, s in timed.solves if verdict == "settle run"]
     blocks = len(result["blocks"])
-    return (f"{meridians}x{hoops:<6} {blocks:>6} {len(result['contacts']):>8} {report['limit_analysis']:>8.4f} "
-            f"{report['nscd']:>8.5f} {report['solves']:>6} {len(settle):>6} {sum(settle):>8.1f} {seconds:>8.1f}")
+    return (f"{meridians}x{hoops:<6} {blocks:>6} {len(result['contacts']):>8} {factor(report['limit_analysis'], 4)} "
+            f"{factor(report['nscd'], 5)} {report['solves']:>6} {len(settle):>6} {sum(settle):>8.1f} {seconds:>8.1f}")
+
+
+def factor(value, digits):
+    """A load factor in the table's 8 columns, "-" where there is none (the dead loads fail, or max_factor stands)."""
+    return f"{'-':>8}" if value is None else f"{value:>8.{digits}f}"
 
 
 def main():

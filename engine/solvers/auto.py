@@ -1,6 +1,6 @@
 """The default solver, ``auto``: APGD, or for a static CCP whose Newton matrix factorises cheaply (arches,
-columns, walls and domes of up to a few hundred blocks) the Newton solver (engine.solvers.newton); and for a static CCP left unconverged a
-bounded retry with the interior-point solver (engine.solvers.interior_point).
+columns, walls and domes of up to a few hundred blocks) the Newton solver (engine.solvers.newton); and for a
+static CCP left unconverged a bounded retry with the interior-point solver (engine.solvers.interior_point).
 
 Newton first. On the 40-voussoir arch the Newton solver, its H factorised by the band Cholesky of
 engine.solvers.banded, takes 26 steps and 9 ms to 1e-7, APGD 1,608 iterations and 29 ms (the
