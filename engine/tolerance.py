@@ -197,7 +197,8 @@ class SolverDefaults:
     #: A static solve: the verdict compares velocities of about 1e-5 g h
     #: (Tolerance.static_velocity_relative), so the solve must be ten times more precise than that.
     static_tolerance: float = 1e-7
-    #: Every step of a dynamic run: velocity errors of 1e-5 g h per step, far below what a run of
+    #: Every step of a dynamic run, and of the settle run that decides a borderline static verdict
+    #: (engine.analysis.static): velocity errors of 1e-5 g h per step, far below what a run of
     #: thousands of steps can show (a wall drifts < 0.1 mm in 10 s).
     dynamic_tolerance: float = 1e-5
     #: Every step of a construction run: its final forces are read like a static analysis's.
