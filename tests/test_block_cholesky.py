@@ -6,7 +6,7 @@ import pytest
 import problems
 from extrados import Model, analyze, generators
 from extrados.engine.solvers import newton, solve
-from extrados.engine.solvers.block_cholesky import BlockCholesky, block_multiply
+from extrados.engine.solvers.block_cholesky import DENSE_WIDTH, BlockCholesky, block_multiply
 
 #: Relative agreement with the dense LAPACK results (well-conditioned matrices of order 6 x 40).
 AGREEMENT = 1e-12
@@ -85,6 +85,56 @@ def test_the_fill_holds_every_block_and_closes_each_column_into_a_clique():
     assert lower <= pattern
     assert all((int(i), int(l)) in pattern for column in columns for k, l in enumerate(column) for i in column[k + 1:])
     assert len(pattern) < 4 * len(lower)   # minimum degree: far below the dense triangle's 10,296 blocks
+
+
+def grid_block_matrix(seed, side=12):
+    """A diagonally dominant matrix of 6 x 6 blocks on a side x side grid of bodies (a wall's pattern), as
+    `random_block_matrix` returns it."""
+    rng = np.random.default_rng(seed)
+    n = side ** 2
+    links = [(r * side + c, r * side + c + 1) for r in range(side) for c in range(side - 1)]
+    links += [(r * side + c, (r + 1) * side + c) for r in range(side - 1) for c in range(side)]
+    pairs = np.array(sorted({(p, p) for p in range(n)} | set(links) | {(q, p) for p, q in links}))
+    slot = {(int(p), int(q)): k for k, (p, q) in enumerate(pairs)}
+    blocks = rng.normal(size=(len(pairs), 6, 6))
+    for (p, q), k in slot.items():
+        if p < q:
+            blocks[slot[q, p]] = blocks[k].T
+        elif p == q:
+            blocks[k] = 0.5 * (blocks[k] + blocks[k].T) + 40.0 * np.eye(6)
+    dense = np.zeros((6 * n, 6 * n))
+    for (p, q), k in slot.items():
+        dense[6 * p:6 * p + 6, 6 * q:6 * q + 6] = blocks[k]
+    return pairs, blocks, dense
+
+
+def test_a_grids_supernodes_are_factorised_densely_to_numpys_factor():
+    """The grid's last columns and separators share one structure: postordered, they form runs of at least
+    DENSE_WIDTH columns (supernodes) that potrf, trsm and syrk factorise; the factor is still numpy's."""
+    pairs, blocks, dense = grid_block_matrix(7)
+    cholesky = BlockCholesky.of_pattern(pairs, 144)
+    assert len(cholesky.dense) >= 2
+    first, end = cholesky.dense[-1]
+    assert end - first >= DENSE_WIDTH
+    for j in range(first, end - 1):   # rows(j) = {j + 1} + rows(j + 1)
+        column, parent = cholesky.rows[cholesky.starts[j]:cholesky.starts[j + 1]], cholesky.rows[
+            cholesky.starts[j + 1]:cholesky.starts[j + 2]]
+        assert column[0] == j + 1 and np.array_equal(column[1:], parent)
+    assert cholesky.factorise(blocks)
+    rows = (6 * cholesky.order[:, None] + np.arange(6)).ravel()
+    expected = np.linalg.cholesky(dense[np.ix_(rows, rows)])
+    assert np.abs(dense_factor(cholesky) - expected).max() <= AGREEMENT * np.abs(expected).max()
+    rhs = np.random.default_rng(8).normal(size=(144, 6))
+    exact = np.linalg.solve(dense, rhs.ravel())
+    assert np.abs(cholesky.solve(rhs).ravel() - exact).max() <= 1e-10 * np.abs(exact).max()
+
+
+def test_a_pivot_that_is_not_positive_inside_a_supernode_is_reported():
+    pairs, blocks, _ = grid_block_matrix(9)
+    cholesky = BlockCholesky.of_pattern(pairs, 144)
+    body = cholesky.order[cholesky.dense[-1][0]]
+    blocks[np.flatnonzero((pairs[:, 0] == body) & (pairs[:, 1] == body))[0]] = -np.eye(6)
+    assert not cholesky.factorise(blocks)
 
 
 def test_a_matrix_that_is_not_positive_definite_is_reported():

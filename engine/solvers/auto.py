@@ -1,15 +1,17 @@
 """The default solver, ``auto``: APGD, or for a static CCP whose Newton matrix factorises cheaply (arches,
-columns, walls and domes of up to a few hundred blocks) the Newton solver (engine.solvers.newton); and for a
+columns, domes, walls of up to some thousands of blocks) the Newton solver (engine.solvers.newton); and for a
 static CCP left unconverged a bounded retry with the interior-point solver (engine.solvers.interior_point).
 
 Newton first. On the 40-voussoir arch the Newton solver, its H factorised by the band Cholesky of
 engine.solvers.banded, takes 26 steps and 9 ms to 1e-7, APGD 1,608 iterations and 29 ms (the
 20-voussoir: 5 ms and 6 ms; benchmarks/solvers.py). Where the band is wide its steps factorise by the
-block Cholesky of engine.solvers.block_cholesky, and Newton runs first while that factor costs at most
-``NEWTON_WORK`` flops: static walls of 100-512 blocks in 13-15 steps, 1.2-1.5 times faster than APGD;
-domes of 72-288 blocks in 31-40 steps, 1.8-3.7 times faster (the 289-block dome at 1.05 t_min in 0.27 s
-against 0.73 s). Above it (the 1,036-block wall, 116 million flops a step) the two take about as long,
-and APGD, whose passes run on all cores, is kept.
+supernodal block Cholesky of engine.solvers.block_cholesky, and Newton runs first while that factor costs
+at most ``NEWTON_WORK`` flops: domes of 72-288 blocks in 31-44 steps, 1.8-3.7 times faster than APGD
+(the 289-block dome at 1.05 t_min in 0.25 s against 0.83 s); compas_dem's 800-block dome under half a g
+sideways in 74 steps and 2.9 s, where APGD stops at 5,000 iterations unconverged; walls of 100-5,000
+blocks in 13-20 steps, as fast as APGD at 1,000 blocks (0.59 s against 0.58 s) and faster at 5,000
+(17 steps, 3.0-3.4 s, 1.5 billion flops a step, against 1,144 iterations and 4.2 s). Above it APGD, whose
+passes are matrix-free, is kept.
 
 APGD (engine.solvers.apgd) is the fastest solver per unit of accuracy on the engine's problems: one
 matrix-free pass per iteration, and warm starts across the steps of a dynamic run. Its iteration
@@ -31,13 +33,12 @@ from extrados.engine.solvers import newton
 from extrados.engine.solvers.apgd import solve_apgd
 from extrados.engine.solvers.interior_point import MAX_CONTACTS, solve_interior
 
-#: Most movable blocks for which the Newton solver is tried (the factor's order and fill are found first:
-#: milliseconds at this size, engine.solvers.block_cholesky).
-NEWTON_BLOCKS = 3000
+#: Most movable blocks for which the Newton solver is tried (the factor's order and fill are found first,
+#: in O(n^2): tens of milliseconds at this size, engine.solvers.block_cholesky.MAX_BODIES).
+NEWTON_BLOCKS = 8000
 #: flops of a block Cholesky of H (BlockCholesky.flops) up to which a static CCP whose band is wide goes to
-#: Newton first: a 25 x 20 wall's 32 million (15 steps, 0.15 s against APGD's 560 iterations, 0.22 s);
-#: above it the 1,036-block wall's 116 million, where the two take about the same time.
-NEWTON_WORK = 5e7
+#: Newton first: the 5,026-block wall's 1.5 billion (110 ms a factorisation on two cores) is below it.
+NEWTON_WORK = 2e9
 
 
 def attempt_summary(report):

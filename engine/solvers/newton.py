@@ -55,9 +55,9 @@ from extrados.engine.solvers.cone import cohesive_projection_jacobian, project_c
 from extrados.engine.solvers.reference import refuse_above
 from extrados.engine.solvers.result import finish
 
-#: Largest problem solved: each step factorises H of order 6 n_b (the block Cholesky: 42 ms a step on a
-#: 1,036-block wall of 12,044 contacts, two cores).
-MAX_CONTACTS = 20000
+#: Largest problem solved: each step factorises H of order 6 n_b (the block Cholesky, two cores: 20 ms a step
+#: on a 1,036-block wall of 12,044 contacts, 110 ms on a 5,000-block wall of 59,500).
+MAX_CONTACTS = 100000
 #: Most Newton steps on the problem's own compliance before APGD takes over from the best point.
 MAX_NEWTON_STEPS = 40
 #: Newton steps tried from a given start (gamma0) before the start from zero, unless they reach
