@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 from scipy.linalg.blas import dsyrk, dtrsm
 from scipy.linalg.lapack import dpotrf
+from threadpoolctl import ThreadpoolController
 
 #: Most block rows ordered here: `minimum_degree` keeps the graph as a dense n x n byte matrix (64 MB at
 #: this size) and scans it in O(n^2); larger problems factorise by SuperLU (engine.solvers.newton).
@@ -36,6 +37,10 @@ MAX_BODIES = 8000
 #: Fewest consecutive columns of one structure factorised as a dense supernode; narrower runs go column by
 #: column by (C1)'s 6 x 6 block products.
 DENSE_WIDTH = 4
+#: The BLAS libraries loaded (numpy's, scipy's), held to one thread while a factor is computed: the panels
+#: are of order 24-600, where OpenBLAS's threads cost more than they give (the 5,026-block wall's factor:
+#: 134 ms on one thread, 173 ms on two), and far more when the cores are busy with another analysis.
+BLAS = ThreadpoolController()
 
 
 @njit(cache=True)
@@ -400,11 +405,12 @@ class BlockCholesky:
         assemble(blocks, self.slots, self.diagonal, self.off_diagonal)
         where = np.empty(self.diagonal.shape[0], np.int64)
         done = 0
-        for first, end in self.dense:
-            if not (factorise_columns(done, first, self.starts, self.rows, self.diagonal, self.off_diagonal, where)
-                    and self.factorise_supernode(first, end, where)):
-                return False
-            done = end
+        with BLAS.limit(limits=1, user_api="blas"):
+            for first, end in self.dense:
+                if not (factorise_columns(done, first, self.starts, self.rows, self.diagonal, self.off_diagonal,
+                                          where) and self.factorise_supernode(first, end, where)):
+                    return False
+                done = end
         return factorise_columns(done, self.diagonal.shape[0], self.starts, self.rows, self.diagonal,
                                  self.off_diagonal, where)
 
