@@ -34,6 +34,7 @@ class SolverSettings:
     tolerance: float = SOLVER_DEFAULTS.static_tolerance  # relative CCP residual
     max_iterations: int = SOLVER_DEFAULTS.max_iterations
     retry: bool = False                                 # a static CCP (auto: Newton first, retry; engine.solvers.auto)
+    moving: float = None                                # a load factor's probe: no retry of a clear mechanism (auto)
 
     @classmethod
     def of(cls, model_settings, analysis):
@@ -45,7 +46,7 @@ class SolverSettings:
 
     def solve(self, problem, gamma0):
         """SolverResult of ``problem`` from the impulses ``gamma0`` (n_c, 3) N s."""
-        options = {"retry": self.retry} if self.name == "auto" else {}
+        options = {"retry": self.retry, "moving": self.moving} if self.name == "auto" else {}
         return solve(problem, self.name, gamma0=gamma0, tolerance=self.tolerance, max_iterations=self.max_iterations,
                      **options)
 

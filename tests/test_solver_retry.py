@@ -107,3 +107,28 @@ def test_the_settle_runs_steps_are_dynamics_and_are_not_retried():
     assert not settle.retry and settle.tolerance == SOLVER_DEFAULTS.dynamic_tolerance
     chosen = Model.from_dict(dict(model.to_dict(), settings={"tolerance": 1e-9}))
     assert step_settings(chosen, wrench, 1e-3, "dynamic").solver.tolerance == 1e-9
+
+
+def test_a_load_factor_probe_that_already_shows_a_clear_mechanism_is_not_retried():
+    """The arch under 0.4 g sideways collapses (its point speeds after the static step: 7.6 m/s). APGD alone
+    (Newton switched off), capped at 1,500 iterations, stops at a residual of about 2e-6: unconverged, but far
+    below a tenth of PROBE_MOVING, with the contacts moving at more than PROBE_MOVING of free fall. As a load
+    factor's probe the solve is kept (only its verdict is asked); as a static analysis it is retried."""
+    from extrados.engine.analysis.static import PROBE_MOVING, solve_static
+    from extrados.engine.solvers import auto
+
+    doc = generators.generate("arch", voussoirs=40)
+    doc["loads"] = [{"kind": "body_acceleration", "blocks": "all", "acceleration": [0.4 * 9.81, 0.0, 0.0],
+                     "live": True}]
+    doc["settings"] = {"max_iterations": 1500}
+    model = Model.from_dict(doc)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(newton, "BANDED_WORK", 0)
+        patch.setattr(auto, "NEWTON_WORK", 0)
+        probe, analysis = solve_static(model, 1.0, probe=True), solve_static(model, 1.0)
+    kept, retried = probe.outcome.solver, analysis.outcome.solver
+    assert kept.name == "apgd" and not kept.converged and kept.first_attempt is None
+    assert kept.residual <= 0.1 * PROBE_MOVING
+    assert retried.name == "interior" and retried.converged and retried.first_attempt["name"] == "apgd"
+    assert not probe.stable and not analysis.stable and probe.verdict_by == analysis.verdict_by == "static"
+    assert probe.max_point_speed == pytest.approx(analysis.max_point_speed, rel=0.05)

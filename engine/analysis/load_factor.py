@@ -101,13 +101,13 @@ class LoadFactorSearch:
 
     def solve(self, model, factor, settle=True):
         """The static solution at ``factor``, warm started (a borderline one decided by a settle run unless
-        ``settle`` is False, engine.analysis.static.solve_static); checks the cancellation first and reports
-        the progress after."""
+        ``settle`` is False; a probe, whose clear mechanism is not retried: engine.analysis.static.solve_static);
+        checks the cancellation first and reports the progress after."""
         self.cancellation.check(f"{len(self.solved)} static solves done")
         done, expected = len(self.solved), self.expected_solves()
         share = self.progress.part(done / expected, (done + 1) / expected)
         solution = solve_static(model, live_factor=factor, warm=self.warm_start(factor),
-                                cancellation=self.cancellation, progress=share, settle=settle)
+                                cancellation=self.cancellation, progress=share, settle=settle, probe=True)
         share(1.0)
         if self.warm is None:
             self.warm = WarmStart(solution.outcome.contacts, gap_closure=solution.gap_closure)

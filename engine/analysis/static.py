@@ -14,6 +14,7 @@ start from, those of the same document without its loads (`self_weight_start`). 
 `Cancellation` stops an analysis between solves (and between the steps of a settle run) by
 raising AnalysisCancelled.
 """
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -31,6 +32,9 @@ STATIC_STEP = 1.0     # s, the arbitrary h of the static CCP
 SETTLE_STEP = 1e-3    # s, time step of the confirming settle run
 SETTLE_DURATION = 0.3  # s; a mechanism starting at 1e-3 g moves 0.4 mm in that time
 SETTLE_GROWTH = 1.2    # a mechanism's speed doubles from mid-run to the end; standing blocks' does not grow
+#: A load factor probe's static CCP is not retried (engine.solvers.auto.clearly_moving) once its contacts move
+#: at this fraction of the free velocity: ten times the static verdict's borderline (TOL.static_velocity_borderline).
+PROBE_MOVING = 1e-2
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,7 @@ def check_no_overflow(when, *values):
                          "number; reduce the loads, accelerations or support motion, or shorten the time step")
 
 
-def static_step(model, wrench, contacts, guess=None):
+def static_step(model, wrench, contacts, guess=None, probe=False):
     """The static CCP: one step of h = STATIC_STEP from rest in the drawn configuration.
 
     Parameters
@@ -152,13 +156,16 @@ def static_step(model, wrench, contacts, guess=None):
     wrench : (n_blocks, 6) float64, applied loads
     contacts : Contacts at rest
     guess : (n_c, 3) float64, optional, impulses to start from (zero when None)
+    probe : bool, a load factor's probe: an unconverged clear mechanism is not retried (``PROBE_MOVING``)
 
     Returns
     -------
     StepOutcome
     """
-    return solve_step(model, State.initial(model.mechanics), step_settings(model, wrench, STATIC_STEP), contacts,
-                      impulse_guess=guess)
+    settings = step_settings(model, wrench, STATIC_STEP)
+    if probe:
+        settings = dataclasses.replace(settings, solver=dataclasses.replace(settings.solver, moving=PROBE_MOVING))
+    return solve_step(model, State.initial(model.mechanics), settings, contacts, impulse_guess=guess)
 
 
 def self_weight_start(model, contacts, gap_closure=None):
@@ -182,7 +189,8 @@ def self_weight_start(model, contacts, gap_closure=None):
     return WarmStart(contacts, static_step(model, wrench, contacts).impulse, gap_closure)
 
 
-def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(), progress=Progress(), settle=True):
+def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(), progress=Progress(), settle=True,
+                 probe=False):
     """Static equilibrium under dead loads and live loads times live_factor.
 
     Parameters
@@ -199,6 +207,9 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
     settle : bool
         Decide a borderline case by a settle run; False leaves it undecided (``stable`` False, ``verdict_by``
         "undecided"), for a caller that only asks whether the static solve alone shows the motion.
+    probe : bool
+        A load factor's probe, which asks for the verdict only: a static CCP whose first attempt, unconverged,
+        already shows a clear mechanism is not retried (`static_step`).
 
     Returns
     -------
@@ -213,7 +224,7 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
     check_no_overlap(model, contacts)
     guess = None if warm is None else warm.impulse
     cancellation.check()
-    outcome = static_step(model, wrench, contacts, guess)
+    outcome = static_step(model, wrench, contacts, guess, probe)
     check_no_overflow("in the static solve", outcome.velocity, outcome.impulse)
     speed = point_speed(mech, outcome.velocity).max(initial=0.0)
     g_h = np.linalg.norm(model.gravity) * STATIC_STEP

@@ -317,6 +317,6 @@ def assemble_problem(mechanics, state, contacts, friction, compliance, wrench, h
     problem = Problem(body_a=body_a.copy(), body_b=body_b.copy(), jacobian_a=jac_a, jacobian_b=jac_b,
                       inverse_mass=inverse_mass, inverse_inertia=inverse_inertia,
                       compliance=compliance / h ** 2, friction=np.array(friction, dtype=np.float64),
-                      rhs=rhs, copy=False,
+                      rhs=rhs, copy=False, free_velocity=v_free.copy(),
                       cohesion=None if cohesion is None else np.ascontiguousarray(cohesion * h, dtype=np.float64))
     return problem, frame, v_free

@@ -99,7 +99,7 @@ def with_cohesion(problem, cohesion_impulse):
     """The Problem with its contacts' [C h, T h] replaced by ``cohesion_impulse`` (n_c, 2) N s."""
     return Problem(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b, problem.inverse_mass,
                    problem.inverse_inertia, problem.compliance, problem.friction, problem.rhs,
-                   cohesion=cohesion_impulse)
+                   cohesion=cohesion_impulse, free_velocity=problem.free_velocity)
 
 
 def stretch_of_bonds(bonds, stretch):

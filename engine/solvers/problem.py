@@ -98,6 +98,9 @@ class Problem:
         multiplies the forces by the time step). Contact i then admits
         S_i = {n >= -T_i, ||t|| <= C_i + mu_i n} (``engine.solvers.cone``, C1) instead of its Coulomb
         cone. Zeros when omitted: every contact has its cone, and every result is as without it.
+    free_velocity : (n_b, 6) float, keyword only, optional
+        M^-1 k~, the bodies' velocity at the end of the step without contact impulses (m/s, rad/s), for a
+        caller that asks how fast the solution moves (engine.solvers.auto.clearly_moving); None when omitted.
     copy : bool, keyword only
         True (default): every array is stored as a read-only copy. False: an array already
         C-contiguous of the stored type is taken over without a copy and flagged read-only; for a
@@ -118,7 +121,7 @@ class Problem:
     """
 
     def __init__(self, body_a, body_b, jacobian_a, jacobian_b, inverse_mass, inverse_inertia,
-                 compliance, friction, rhs, *, cohesion=None, copy=True):
+                 compliance, friction, rhs, *, cohesion=None, free_velocity=None, copy=True):
         self.body_a = frozen(body_a, np.int64, (None,), "body_a", copy)  # (n_c,) int64
         n_c = self.body_a.shape[0]
         self.body_b = frozen(body_b, np.int64, (n_c,), "body_b", copy)  # (n_c,) int64
@@ -133,6 +136,8 @@ class Problem:
         if cohesion is None:
             cohesion = np.zeros((n_c, 2))
         self.cohesion = frozen(cohesion, np.float64, (n_c, 2), "cohesion", copy)  # (n_c, 2) float64 [C_i, T_i]
+        self.free_velocity = None if free_velocity is None else frozen(
+            free_velocity, np.float64, (n_b, 6), "free_velocity", copy)  # (n_b, 6) float64 or None
         check_entries(self)
         self.operator = Operator(self.body_a, self.body_b, self.jacobian_a, self.jacobian_b, self.inverse_mass,
                                  self.inverse_inertia, self.compliance)  # the arrays of N, for its kernels
