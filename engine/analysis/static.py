@@ -33,7 +33,8 @@ SETTLE_STEP = 1e-3    # s, time step of the confirming settle run
 SETTLE_DURATION = 0.3  # s; a mechanism starting at 1e-3 g moves 0.4 mm in that time
 SETTLE_GROWTH = 1.2    # a mechanism's speed doubles from mid-run to the end; standing blocks' does not grow
 #: A load factor probe's static CCP is not retried (engine.solvers.auto.clearly_moving) once its contacts move
-#: at this fraction of the free velocity: ten times the static verdict's borderline (TOL.static_velocity_borderline).
+#: at this fraction of their free-fall velocity (and far above its residual, auto.MOTION_OVER_RESIDUAL): ten
+#: times the static verdict's borderline (TOL.static_velocity_borderline).
 PROBE_MOVING = 1e-2
 
 
