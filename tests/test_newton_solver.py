@@ -113,3 +113,15 @@ def test_a_start_at_the_solution_is_kept_and_a_far_one_falls_back_to_zero():
     for result in (at_solution, cold, far):
         assert np.abs(result.gamma - reference.gamma).max() <= 1e-4 * scale
 
+
+
+def test_newton_hands_over_after_patience_steps_without_progress(monkeypatch):
+    """``newton_steps`` goes on while a step lowers the best residual to PROGRESS times itself within PATIENCE
+    steps (the 800-block dome near collapse needs 128); with no step counted as progress it stops at PATIENCE."""
+    problem = problems.random_problem(7, n_bodies=20, n_supports=2, n_contacts=30, equal_tangents=True)
+    w = np.zeros((newton.BodySpace(problem).n_movable, 6))
+    _, free_residual, free_steps = newton.newton_steps(dual_of(problem)[1], w, 1e-14, newton.MAX_NEWTON_STEPS, None)
+    monkeypatch.setattr(newton, "PATIENCE", 3)
+    monkeypatch.setattr(newton, "PROGRESS", 0.0)
+    _, held_residual, held_steps = newton.newton_steps(dual_of(problem)[1], w, 1e-14, newton.MAX_NEWTON_STEPS, None)
+    assert held_steps == 3 < free_steps and free_residual < held_residual

@@ -58,8 +58,14 @@ from extrados.engine.solvers.result import finish
 #: Largest problem solved: each step factorises H of order 6 n_b (the block Cholesky, two cores: 20 ms a step
 #: on a 1,036-block wall of 12,044 contacts, 110 ms on a 5,000-block wall of 59,500).
 MAX_CONTACTS = 100000
-#: Most Newton steps on the problem's own compliance before APGD takes over from the best point.
-MAX_NEWTON_STEPS = 40
+#: Most Newton steps on the problem's own compliance before APGD takes over from the best point, and how many
+#: steps in a row may pass without lowering the best residual to ``PROGRESS`` times itself before it does:
+#: compas_dem's 800-block dome near its collapse factor (0.70 g sideways) needs 128 steps to 1.4e-6 on a
+#: slow, uneven descent (818 -> 31 -> 1e-6) where 40 steps left it at 31 and the APGD finish and interior
+#: retry, 18 s more, unconverged; a problem where Newton makes no headway stops after PATIENCE steps.
+MAX_NEWTON_STEPS = 150
+PATIENCE = 20
+PROGRESS = 0.9
 #: Newton steps tried from a given start (gamma0) before the start from zero, unless they reach
 #: NEWTON_HANDOVER: a dynamic step's start, the last step's impulses, is close (50 steps of a 4 x 4 wall:
 #: 168 iterations from them, 225 from zero); a start from the solution under other loads is not (the
@@ -467,14 +473,15 @@ def soft_level(dual, w, history):
 
 
 def newton_steps(dual, w, tolerance, max_steps, history):
-    """Newton on the problem's own compliance from w, until ``tolerance``, ``max_steps``, or a stall below
-    ``NEWTON_HANDOVER``: (best gamma, its residual, steps taken); ``history``, unless None, gets each residual."""
+    """Newton on the problem's own compliance from w, until ``tolerance``, ``max_steps``, ``PATIENCE`` steps
+    without progress, or a stall below ``NEWTON_HANDOVER``: (best gamma, its residual, steps taken); ``history``,
+    unless None, gets each residual."""
     problem = dual.problem
     dual.evaluate(w)
     gradient, _ = dual.gradient(w)
     best, best_residual = dual.gamma.copy(), problem.residual(dual.gamma)
-    steps = 0
-    while best_residual > tolerance and steps < max_steps:
+    steps = last_gain = 0
+    while best_residual > tolerance and steps < max_steps and steps - last_gain < PATIENCE:
         moved = newton_move(dual, w, gradient)
         if moved is None:
             break
@@ -484,6 +491,8 @@ def newton_steps(dual, w, tolerance, max_steps, history):
         if history is not None:
             history.append(residual)
         stalled = not residual < STAGNATION * best_residual
+        if residual < PROGRESS * best_residual:
+            last_gain = steps
         if residual < best_residual:
             best, best_residual = dual.gamma.copy(), residual
         if stalled and best_residual < NEWTON_HANDOVER:
