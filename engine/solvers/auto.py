@@ -88,7 +88,8 @@ def first_solve(problem, gamma0, tolerance, max_iterations, record_history, stat
 def clearly_moving(problem, report, moving):
     """Whether the relative contact velocities at the end of the step, D^T (M^-1 k~ + M^-1 D gamma) for
     ``report``'s impulses, reach ``moving`` times the largest of free fall (D^T M^-1 k~) and
-    ``MOTION_OVER_RESIDUAL`` times the residual; False when ``moving`` is None or the problem carries no free velocity."""
+    ``MOTION_OVER_RESIDUAL`` times the residual; False when ``moving`` is None or the problem carries no free
+    velocity."""
     if moving is None or problem.free_velocity is None:
         return False
     free = problem.free_velocity

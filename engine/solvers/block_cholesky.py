@@ -407,12 +407,14 @@ class BlockCholesky:
         assemble(blocks, self.slots, self.diagonal, self.off_diagonal)
         where = np.empty(self.diagonal.shape[0], np.int64)
         done = 0
-        with BLAS.limit(limits=1, user_api="blas"):
-            for first, end in self.dense:
-                if not (factorise_columns(done, first, self.starts, self.rows, self.diagonal, self.off_diagonal,
-                                          where) and self.factorise_supernode(first, end, where)):
-                    return False
-                done = end
+        if len(self.dense):
+            with BLAS.limit(limits=1, user_api="blas"):
+                for first, end in self.dense:
+                    columns = factorise_columns(done, first, self.starts, self.rows, self.diagonal,
+                                                self.off_diagonal, where)
+                    if not (columns and self.factorise_supernode(first, end, where)):
+                        return False
+                    done = end
         return factorise_columns(done, self.diagonal.shape[0], self.starts, self.rows, self.diagonal,
                                  self.off_diagonal, where)
 
