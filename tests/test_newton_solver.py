@@ -114,7 +114,6 @@ def test_a_start_at_the_solution_is_kept_and_a_far_one_falls_back_to_zero():
         assert np.abs(result.gamma - reference.gamma).max() <= 1e-4 * scale
 
 
-
 def test_newton_hands_over_after_patience_steps_without_progress(monkeypatch):
     """``newton_steps`` goes on while a step lowers the best residual to PROGRESS times itself within PATIENCE
     steps (the 800-block dome near collapse needs 128); with no step counted as progress it stops at PATIENCE."""
