@@ -18,6 +18,7 @@ from extrados.engine.contact.impact_energy import (closing_contacts, impact_frac
                                                     scale_in_frame)
 from extrados.engine.dynamics.integrate import integrate
 from extrados.engine.solvers import solve
+from extrados.engine.solvers.auto import RunPlan
 from extrados.engine.tolerance import SOLVER_DEFAULTS
 
 
@@ -35,17 +36,23 @@ class SolverSettings:
     max_iterations: int = SOLVER_DEFAULTS.max_iterations
     retry: bool = False                                 # a static CCP (auto: Newton first, retry; engine.solvers.auto)
     moving: float = None                                # a load factor's probe: no retry of a clear mechanism (auto)
+    plan: RunPlan = None                                # auto over the steps of a run (dynamic, settle run)
 
     @classmethod
     def of(cls, model_settings, analysis):
         """The solver a model's settings (`Model.settings`) name for an ``analysis`` type, to their tolerance
         or, where they set none, to that type's default (engine.tolerance.SOLVER_DEFAULTS); ``auto`` treats
-        the CCPs of static and load factor analyses as static (engine.solvers.auto)."""
-        return cls(model_settings["solver"], model_settings.get("tolerance", SOLVER_DEFAULTS.tolerance(analysis)),
-                   model_settings["max_iterations"], retry=analysis in RETRIED_ANALYSES)
+        the CCPs of static and load factor analyses as static and the steps of a dynamic run (and of a
+        settle run) as one run's, with a `RunPlan` (engine.solvers.auto)."""
+        name = model_settings["solver"]
+        plan = RunPlan() if name == "auto" and analysis == "dynamic" else None
+        return cls(name, model_settings.get("tolerance", SOLVER_DEFAULTS.tolerance(analysis)),
+                   model_settings["max_iterations"], retry=analysis in RETRIED_ANALYSES, plan=plan)
 
     def solve(self, problem, gamma0):
         """SolverResult of ``problem`` from the impulses ``gamma0`` (n_c, 3) N s."""
+        if self.plan is not None:
+            return self.plan.solve(problem, gamma0, self.tolerance, self.max_iterations)
         options = {"retry": self.retry, "moving": self.moving} if self.name == "auto" else {}
         return solve(problem, self.name, gamma0=gamma0, tolerance=self.tolerance, max_iterations=self.max_iterations,
                      **options)

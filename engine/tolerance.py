@@ -190,8 +190,8 @@ class SolverDefaults:
     """The solver a model's ``settings`` leave out: which one, its iteration cap and its relative
     CCP residual per analysis type (the model schema states solver and max_iterations from here)."""
 
-    #: APGD, with a retry by the interior-point solver of a static solve it leaves unconverged
-    #: (engine.solvers.auto)
+    #: APGD (or Newton on a static solve), with a retry by the interior-point solver of a solve left
+    #: unconverged, static or a run's step (engine.solvers.auto)
     solver: str = "auto"
     max_iterations: int = 5000
     #: A static solve: the verdict compares velocities of about 1e-5 g h

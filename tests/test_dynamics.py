@@ -299,7 +299,8 @@ def test_progress_is_reported_and_a_run_can_be_cancelled():
 
 def test_a_run_reports_the_steps_whose_solve_did_not_converge():
     doc = generators.generate("column", blocks=2)
-    doc["settings"] = {"max_iterations": 2, "tolerance": 1e-12}
+    # APGD named: auto would retry these steps with the interior-point solver (engine.solvers.auto.RunPlan)
+    doc["settings"] = {"solver": "apgd", "max_iterations": 2, "tolerance": 1e-12}
     result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.01, "time_step": 1e-3}).to_dict()
     steps = result["solver_steps"]
     assert steps["steps"] == 10 and steps["unconverged_steps"] == 10 and steps["first_unconverged_t"] == 1e-3

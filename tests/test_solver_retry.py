@@ -1,6 +1,6 @@
 """The default solver ``auto`` (engine.solvers.auto): APGD, or Newton on a static problem with a narrow band,
-and a bounded retry by the interior-point solver (engine.solvers.interior_point) of a static solve left
-unconverged; a named solver runs alone.
+and a bounded retry by the interior-point solver (engine.solvers.interior_point) of a solve left unconverged
+(a static one, a run's step); a named solver runs alone.
 
 The 40-voussoir arch needs about 1,600 APGD iterations to the static tolerance 1e-7; with the cap at
 ITERATION_CAP APGD stops short, and the interior-point method solves it in under 20 of its own iterations.
@@ -78,9 +78,15 @@ def test_a_named_solver_runs_alone():
     assert solver["name"] == "apgd" and not solver["converged"] and "first_attempt" not in solver
 
 
-def test_dynamic_steps_are_not_retried():
+def test_a_dynamic_step_apgd_leaves_unconverged_is_retried_and_the_run_counts_it():
+    """The steps of a run go through its RunPlan (engine.solvers.auto; tests/test_run_plan.py): the arch's first
+    step at h = 1 ms needs more than ITERATION_CAP APGD iterations."""
     result = analyze(arch(), {"type": "dynamic", "duration": 0.002, "time_step": 0.001}).to_dict()
-    assert result["solver"]["name"] == "apgd" and "first_attempt" not in result["solver"]
+    solver, steps = result["solver"], result["solver_steps"]
+    assert steps["unconverged_steps"] == 0 and steps["retried_steps"] >= 1 and steps["solvers"]["interior"] >= 1
+    first = solver.get("first_attempt")
+    assert solver["converged"] and (first is None or (first["name"] == "apgd" and not first["converged"]))
+    RESULT_SCHEMA.validate(result)
 
 
 def test_auto_without_retry_is_apgd_and_with_it_agrees_with_the_reference():
@@ -97,7 +103,8 @@ def test_auto_without_retry_is_apgd_and_with_it_agrees_with_the_reference():
 
 def test_the_settle_runs_steps_are_dynamics_and_are_not_retried():
     """The static CCP retries, to the static tolerance; the steps of a settle run (seed 001's kinematic criterion)
-    are dynamics: no retry, the dynamic tolerance unless the model sets one."""
+    are dynamics: the dynamic tolerance unless the model sets one, solved as one run's steps (a RunPlan)."""
+    from extrados.engine.solvers.auto import RunPlan
     from extrados.engine.analysis.static import step_settings
     from extrados.engine.tolerance import SOLVER_DEFAULTS
     model = arch()
@@ -105,6 +112,7 @@ def test_the_settle_runs_steps_are_dynamics_and_are_not_retried():
     static, settle = step_settings(model, wrench, 1.0).solver, step_settings(model, wrench, 1e-3, "dynamic").solver
     assert static.retry and static.tolerance == SOLVER_DEFAULTS.static_tolerance
     assert not settle.retry and settle.tolerance == SOLVER_DEFAULTS.dynamic_tolerance
+    assert static.plan is None and isinstance(settle.plan, RunPlan)
     chosen = Model.from_dict(dict(model.to_dict(), settings={"tolerance": 1e-9}))
     assert step_settings(chosen, wrench, 1e-3, "dynamic").solver.tolerance == 1e-9
 

@@ -6,7 +6,7 @@ velocity, which the contact right-hand side sees (DESIGN sec. 3). At each output
 run records positions, velocities, energy and the contact states and networks of the step
 (seed 001 figs. 25-27); it keeps the start of the last step for the stress of eq. 55.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -134,9 +134,13 @@ class SolverTally:
     worst_residual: float = 0.0
     iterations: int = 0
     most_iterations: int = 0
+    solvers: dict = field(default_factory=dict)  # steps whose kept solve each solver gave, by name
+    retried: int = 0  # steps whose first solve auto retried with another solver (engine.solvers.auto.RunPlan)
 
     def add(self, t, report):
         self.steps += 1
+        self.solvers[report.name] = self.solvers.get(report.name, 0) + 1
+        self.retried += report.first_attempt is not None
         self.iterations += report.iterations
         self.most_iterations = max(self.most_iterations, report.iterations)
         self.worst_residual = max(self.worst_residual, report.residual)
@@ -148,7 +152,8 @@ class SolverTally:
     def to_dict(self):
         return {"steps": self.steps, "unconverged_steps": self.unconverged,
                 "first_unconverged_t": self.first_unconverged, "worst_residual": self.worst_residual,
-                "mean_iterations": self.iterations / max(self.steps, 1), "most_iterations": self.most_iterations}
+                "mean_iterations": self.iterations / max(self.steps, 1), "most_iterations": self.most_iterations,
+                "solvers": dict(sorted(self.solvers.items())), "retried_steps": self.retried}
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,7 @@ class NewtonReport:
     halvings: int = 0    # how many times the step was halved somewhere inside it
     seconds: float = 0.0  # wall time of the step
     name: str = "newton"
+    first_attempt: dict = None  # never: a step is not retried by another solver
 
 
 @dataclass(frozen=True)

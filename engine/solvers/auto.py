@@ -1,6 +1,7 @@
 """The default solver, ``auto``: APGD, or for a static CCP whose Newton matrix factorises cheaply (arches,
 columns, domes, walls of up to some thousands of blocks) the Newton solver (engine.solvers.newton); and for a
-static CCP left unconverged a bounded retry with the interior-point solver (engine.solvers.interior_point).
+static CCP left unconverged a bounded retry with the interior-point solver (engine.solvers.interior_point); over
+the steps of a run, a `RunPlan` that retries the same way and keeps the solver that converges.
 
 Newton first. On the 40-voussoir arch the Newton solver, its H factorised by the band Cholesky of
 engine.solvers.banded, takes 26 steps and 9 ms to 1e-7, APGD 1,608 iterations and 29 ms (the
@@ -32,6 +33,15 @@ unconverged; their first attempts stop at residuals of 1.5-1.8e-3);
 such a probe passes ``moving`` and the retry is skipped when the first attempt's contacts already move at
 that fraction of their velocity in free fall and at ``MOTION_OVER_RESIDUAL`` times its residual: a mechanism
 either way.
+
+The steps of a run (a dynamic analysis, a settle run) are solved by APGD from the last step's impulses while
+it converges: at h = 1 ms a step of the 130-block spandrel wall takes it about 60 iterations. At large steps
+APGD stops at its cap (h = 0.02 s: 41 of 50 steps unconverged at 5,000 iterations, 1.0 s a step) where the
+interior-point solver converges every step in about 24 iterations and 0.26 s (benchmarks/spandrel_wall.py).
+A run's `RunPlan` therefore retries an unconverged step by the interior-point solver, as a static solve is,
+and gives the run's next steps to that solver first; every ``REPROBE_SOLVES`` solves it lets APGD try again
+with at most ``REPROBE_ITERATIONS`` iterations, and APGD takes the run back when it converges. The choice
+rests on convergence and iteration counts, never on the clock, so a run is repeatable.
 """
 import dataclasses
 
@@ -52,6 +62,12 @@ NEWTON_WORK = 2e9
 #: 800-block domes at 0.5 and 0.625 g sideways, capped at 10-3,000 iterations), the 800-block dome's first
 #: attempts at 2.5, 5 and 10 g at 33-48 times (residuals 1.5-1.8e-3); the geometric middle.
 MOTION_OVER_RESIDUAL = 10.0
+#: A run in the interior-point solver's hands lets APGD try again every this many solves ...
+REPROBE_SOLVES = 25
+#: ... with at most this many iterations: about the time of one interior-point solve of the spandrel wall's
+#: step at h = 0.02 s (0.26 s; APGD's iterations there take 0.2 ms), so a probe that fails costs at most
+#: one more solve in REPROBE_SOLVES.
+REPROBE_ITERATIONS = 1000
 
 
 def attempt_summary(report):
@@ -122,7 +138,55 @@ def solve_auto(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record
     first = first_solve(problem, gamma0, tolerance, max_iterations, record_history, retry)
     if first.converged or not retry or problem.n_contacts > MAX_CONTACTS or clearly_moving(problem, first, moving):
         return first
-    second = solve_interior(problem, tolerance=tolerance, max_iterations=max_iterations)
+    return better_of(first, solve_interior(problem, tolerance=tolerance, max_iterations=max_iterations))
+
+
+def better_of(first, second):
+    """The SolverResult of smaller residual, with the iterations and seconds of both and the first in
+    ``first_attempt``."""
     kept = second if second.residual < first.residual else first
     return dataclasses.replace(kept, iterations=first.iterations + second.iterations,
                                seconds=first.seconds + second.seconds, first_attempt=attempt_summary(first))
+
+
+class RunPlan:
+    """``auto`` over the solves of one run (see the module): APGD from the warm start, an unconverged solve
+    retried by the interior-point solver, which then solves first; APGD tried again every ``REPROBE_SOLVES``
+    solves and kept from the first one it converges. Problems of more than ``MAX_CONTACTS`` contacts stay
+    with APGD."""
+
+    def __init__(self):
+        self.interior_first = False
+        self.solves_since_probe = 0
+
+    def solve(self, problem, gamma0, tolerance, max_iterations, record_history=False):
+        """SolverResult of ``problem`` from the impulses ``gamma0`` (APGD's start; the interior-point solver
+        starts cold); a retried solve keeps the better residual and records its first attempt."""
+        if problem.n_contacts > MAX_CONTACTS:
+            return solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
+                              record_history=record_history)
+        if self.interior_first:
+            self.solves_since_probe += 1
+            if self.solves_since_probe < REPROBE_SOLVES:
+                return self.interior_then_apgd(problem, gamma0, tolerance, max_iterations, record_history)
+            self.solves_since_probe = 0
+        cap = min(max_iterations, REPROBE_ITERATIONS) if self.interior_first else max_iterations
+        first = solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=cap,
+                           record_history=record_history)
+        if first.converged:
+            self.interior_first = False
+            return first
+        second = solve_interior(problem, tolerance=tolerance, max_iterations=max_iterations)
+        self.interior_first = second.converged or second.residual < first.residual
+        return better_of(first, second)
+
+    def interior_then_apgd(self, problem, gamma0, tolerance, max_iterations, record_history):
+        """The interior-point solve; where it does not converge, APGD from ``gamma0`` too, which takes the
+        run back when it converges (or, neither converging, ends nearer the solution)."""
+        first = solve_interior(problem, tolerance=tolerance, max_iterations=max_iterations)
+        if first.converged:
+            return first
+        second = solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
+                            record_history=record_history)
+        self.interior_first = not second.converged and first.residual <= second.residual
+        return better_of(first, second)
