@@ -27,8 +27,8 @@ SolverResult reports), and ``max |v|`` the largest point speed (m/s, engine.anal
 of the end velocity v_free + Problem.velocity(gamma), so answers can be compared (impact laws that
 rescale velocities after the solve are left out). ``auto`` solves a static case as the pipeline does
 (APGD, retried by ``interior`` when it stops above the tolerance: engine.solvers.auto) and a dynamic one
-as the first step of a run (engine.solvers.auto.RunPlan: APGD, retried the same way). The table, the machine and the date are printed and
-written to ``--out``.
+as the first step of a run (engine.solvers.auto.RunPlan: APGD, retried the same way). The table, the
+machine and the date are printed and written to ``--out``.
 
 ``--export DIR`` writes each problem as DIR/<case>.npz for peers (e.g. Siconos' fc3d solvers, Debian
 python3-siconos): the sparse Delassus matrix W = D^T M^-1 D + E (eq. 33, 43) in CSR (W_data, W_indices,

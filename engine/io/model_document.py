@@ -7,8 +7,8 @@ fast path that spares it well-formed blocks.
 import numpy as np
 
 from extrados.engine.errors import ModelError
-from extrados.engine.io.schema import (SIZE_LIMITS, SchemaValidator, check_finite, first_error, model_schema, property_defaults,
-                                       schema_error)
+from extrados.engine.io.schema import (SIZE_LIMITS, SchemaValidator, check_finite, first_error, model_schema,
+                                       property_defaults, schema_error)
 
 #: The model document's "format" (the schema's title).
 FORMAT = "extrados.model/1"
