@@ -73,6 +73,16 @@ def test_the_strict_encoder_refuses_nan_and_infinity_naming_where():
     # nulls, text and booleans among numbers are JSON, and read back as written
     doc = {"a": [1.5, None, "x", True, [0.1, 2]], "b": {"c": -0.0}}
     assert json.loads(strict_json.dumps(doc)) == doc
+    # tuples are written as lists (the text then reads back otherwise), a NaN inside one is still found
+    assert json.loads(strict_json.dumps({"a": (1.0, (2.0, 3))})) == {"a": [1.0, [2.0, 3]]}
+    with pytest.raises(strict_json.NonFiniteNumber) as error:
+        strict_json.dumps({"a": (1.0, (2.0, math.nan))})
+    assert error.value.path == "a[1][1]"
+    # a NaN beside a value JSON cannot write is named first, as before
+    with pytest.raises(strict_json.NonFiniteNumber):
+        strict_json.dumps({"a": [math.nan], "b": 10 ** 30})
+    with pytest.raises(strict_json.UnwritableValue):
+        strict_json.dumps({"a": [1.0], "b": object()})
 
 
 def overflowing_block():

@@ -5,16 +5,16 @@ once, against its type's entry: types, ranges, unknown fields, finite numbers; t
 defaults fill what the request leaves out. Each type's request class (an ``AnalysisRequest``:
 ``DynamicRequest`` …) then adds only its checks across fields and against the model.
 """
+import jsonschema
 
 from extrados.engine.errors import ModelError
-from extrados.engine.io.schema import (SchemaValidator, analysis_schema, check_finite, first_error, schema_error,
-                                       with_defaults)
+from extrados.engine.io.schema import analysis_schema, check_finite, first_error, schema_error, with_defaults
 
 SCHEMA = analysis_schema()
 ANALYSIS_TYPES = ("static", "load_factor", "dynamic", "construction")
 #: One validator per analysis type, so that an error names the field of the chosen type instead
 #: of the failure of every branch of the schema's ``oneOf``.
-_VALIDATORS = {kind: SchemaValidator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{kind}"})
+_VALIDATORS = {kind: jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{kind}"})
                for kind in ANALYSIS_TYPES}
 
 

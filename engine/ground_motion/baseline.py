@@ -41,9 +41,9 @@ def integrate_record(dt, accelerations):
     acc = np.asarray(accelerations, float)
     vel = np.zeros_like(acc)
     disp = np.zeros_like(acc)
-    for k in range(1, len(acc)):
-        vel[k] = vel[k - 1] + 0.5 * dt * (acc[k - 1] + acc[k])
-        disp[k] = disp[k - 1] + dt * vel[k - 1] + dt * dt * (acc[k - 1] / 3.0 + acc[k] / 6.0)
+    # running sums of eq. (1)-(2)'s increments (np.cumsum adds in order, as the recursion does)
+    np.cumsum(0.5 * dt * (acc[:-1] + acc[1:]), axis=0, out=vel[1:])
+    np.cumsum(dt * vel[:-1] + dt * dt * (acc[:-1] / 3.0 + acc[1:] / 6.0), axis=0, out=disp[1:])
     return vel, disp
 
 

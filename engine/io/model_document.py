@@ -4,16 +4,17 @@ The schema owns the fields' types, ranges, defaults and size limits; here are wh
 takes from it (defaults, limits), the checks that run before it (sizes, numbers, nesting) and the
 fast path that spares it well-formed blocks.
 """
+import jsonschema
 import numpy as np
 
 from extrados.engine.errors import ModelError
-from extrados.engine.io.schema import (SIZE_LIMITS, SchemaValidator, check_finite, first_error, model_schema,
-                                       property_defaults, schema_error)
+from extrados.engine.io.schema import (SIZE_LIMITS, check_finite, first_error, model_schema, property_defaults,
+                                       schema_error)
 
 #: The model document's "format" (the schema's title).
 FORMAT = "extrados.model/1"
 SCHEMA = model_schema()
-_VALIDATOR = SchemaValidator(SCHEMA)
+_VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 #: What the schema gives a document's top-level fields (gravity, materials, joints), its settings
 #: (envelope, compliance, solver, max_iterations; the tolerance depends on the analysis:
 #: engine.tolerance.SOLVER_DEFAULTS), its blocks (material, support) and its loads (live) when left out.
@@ -46,7 +47,7 @@ MAX_VERTICES = _BLOCK_SCHEMA["vertices"]["maxItems"]
 MAX_FACES = _BLOCK_SCHEMA["faces"]["maxItems"]
 MAX_FACE_CORNERS = _BLOCK_SCHEMA["faces"]["items"]["maxItems"]
 MAX_POINTS = _BLOCK_SCHEMA["points"]["maxItems"]
-_BLOCK_VALIDATOR = SchemaValidator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/block"})
+_BLOCK_VALIDATOR = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/block"})
 
 
 #: A block that satisfies the schema, put in place of blocks already known to satisfy it.

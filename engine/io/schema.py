@@ -18,7 +18,6 @@ from functools import cache
 from importlib import resources
 
 import jsonschema
-import jsonschema_rs
 
 from extrados.engine.errors import ModelError, format_path
 from extrados.engine.tolerance import SOLVER_DEFAULTS
@@ -127,35 +126,8 @@ def schema_error(error, root_path=(), document=None, block_of=None):
 
 
 
-class SchemaValidator:
-    """A draft 2020-12 schema's two validators: jsonschema_rs (compiled) says whether a document is valid, and
-    jsonschema, only for a document it refuses, finds the error `schema_error` words. The warm HTTP request's
-    model and request are checked in 0.13 ms instead of 2.7 ms (benchmarks/results/http_latency.txt). A
-    document jsonschema_rs refused and jsonschema finds no error in is valid: jsonschema, which the error
-    messages come from, has the last word.
-
-    Parameters
-    ----------
-    schema : dict
-    """
-
-    def __init__(self, schema):
-        self.fast = jsonschema_rs.Draft202012Validator(schema)
-        self.full = jsonschema.Draft202012Validator(schema)
-
-
 def first_error(validator, document):
-    """The most relevant schema violation of ``document`` (jsonschema's best match), or None.
-
-    Parameters
-    ----------
-    validator : SchemaValidator or jsonschema.Draft202012Validator
-    document : dict, list or value, its numbers finite (`check_finite`)
-    """
-    if isinstance(validator, SchemaValidator):
-        if validator.fast.is_valid(document):
-            return None
-        validator = validator.full
+    """The most relevant schema violation of ``document`` (jsonschema's best match), or None."""
     errors = sorted(validator.iter_errors(document), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     return jsonschema.exceptions.best_match(errors) if errors else None
 

@@ -51,14 +51,25 @@ def dumps(doc):
     UnwritableValue
         Where it holds an integer beyond 64 bits or a value that is not JSON.
     """
+    try:
+        text = orjson.dumps(doc)
+    except orjson.JSONEncodeError as error:
+        refuse_non_finite(doc)
+        raise UnwritableValue(f"the document cannot be written as JSON: {error}") from error
+    # Read back equal, the text holds every number of the document: a NaN or an infinity would read back
+    # as None. A C-speed check (2.4 against 4.2 ms with the walk, on the warm arch's 131 kB result, a loaded
+    # hour); a document that reads back otherwise (a tuple reads back a list) is walked.
+    if orjson.loads(text) != doc:
+        refuse_non_finite(doc)
+    return text
+
+
+def refuse_non_finite(doc):
+    """Raise NonFiniteNumber at the first non-finite float of ``doc``, if it holds one."""
     if not all_finite([doc]):
         where = non_finite_path(doc)
-        if where is not None:  # else an int beyond float, which orjson refuses below
+        if where is not None:  # else an int beyond float, which orjson refuses
             raise NonFiniteNumber(format_path(where) or "the document")
-    try:
-        return orjson.dumps(doc)
-    except orjson.JSONEncodeError as error:
-        raise UnwritableValue(f"the document cannot be written as JSON: {error}") from error
 
 
 def non_finite_path(value):
