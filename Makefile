@@ -21,7 +21,7 @@ $(error cannot hash the engine's sources with $(PYTHON); give a Python 3 as PYTH
 endif
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache/$(ENGINE_HASH)
 
-.PHONY: run test bench validate venv clean prune-numba-cache browser
+.PHONY: run test bench validate venv clean prune-numba-cache browser siconos
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,13 +41,18 @@ prune-numba-cache:
 browser: $(STAMP)
 	$(BIN)/python tests/browser.py
 
+# The Coulomb friction tests compare with Siconos' fc3d solvers: Debian's python3-siconos under the system
+# Python, installed when missing (apt-get, as root); tests/siconos_setup.py.
+siconos: $(STAMP)
+	$(BIN)/python tests/siconos_setup.py
+
 # Starts the service on 127.0.0.1:8765 (jobs and results in out/service) and prints the viewer's
 # address, which opens with the arch example analysed. Ctrl-C stops it.
 run: $(STAMP) prune-numba-cache
 	mkdir -p out
 	$(BIN)/extrados serve --data-dir out/service --example arch
 
-test: $(STAMP) prune-numba-cache browser
+test: $(STAMP) prune-numba-cache browser siconos
 	$(BIN)/python -m pytest -n 2 -q --durations=40
 
 bench: $(STAMP) prune-numba-cache

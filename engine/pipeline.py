@@ -19,6 +19,7 @@ from extrados.engine.contact.impact_energy import (closing_contacts, impact_frac
 from extrados.engine.dynamics.integrate import integrate
 from extrados.engine.solvers import solve
 from extrados.engine.solvers.auto import RunPlan
+from extrados.engine.solvers.coulomb import solve_coulomb
 from extrados.engine.tolerance import SOLVER_DEFAULTS
 
 
@@ -37,6 +38,7 @@ class SolverSettings:
     retry: bool = False                                 # a static CCP (auto: Newton first, retry; engine.solvers.auto)
     moving: float = None                                # a load factor's probe: no retry of a clear mechanism (auto)
     plan: RunPlan = None                                # auto over the steps of a run (dynamic, settle run)
+    flow_rule: str = "associated"                       # or "non_associated": Coulomb (engine.solvers.coulomb)
 
     @classmethod
     def of(cls, model_settings, analysis):
@@ -47,10 +49,18 @@ class SolverSettings:
         name = model_settings["solver"]
         plan = RunPlan() if name == "auto" and analysis == "dynamic" else None
         return cls(name, model_settings.get("tolerance", SOLVER_DEFAULTS.tolerance(analysis)),
-                   model_settings["max_iterations"], retry=analysis in RETRIED_ANALYSES, plan=plan)
+                   model_settings["max_iterations"], retry=analysis in RETRIED_ANALYSES, plan=plan,
+                   flow_rule=model_settings.get("flow_rule", "associated"))
 
     def solve(self, problem, gamma0):
-        """SolverResult of ``problem`` from the impulses ``gamma0`` (n_c, 3) N s."""
+        """SolverResult of ``problem`` from the impulses ``gamma0`` (n_c, 3) N s: the CCP of seed 000 eq. 38, or
+        with the non-associated flow rule Coulomb's law by the fixed point of engine.solvers.coulomb."""
+        if self.flow_rule == "non_associated":
+            return solve_coulomb(problem, self.solve_ccp, gamma0, self.tolerance)
+        return self.solve_ccp(problem, gamma0)
+
+    def solve_ccp(self, problem, gamma0):
+        """SolverResult of the CCP ``problem`` (eq. 38) from the impulses ``gamma0`` (n_c, 3) N s."""
         if self.plan is not None:
             return self.plan.solve(problem, gamma0, self.tolerance, self.max_iterations)
         options = {"retry": self.retry, "moving": self.moving} if self.name == "auto" else {}

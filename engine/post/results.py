@@ -27,6 +27,8 @@ def solver_document(report):
                 "converged": bool(report.converged), "seconds": float(report.seconds)}
     if getattr(report, "first_attempt", None) is not None:
         document["first_attempt"] = report.first_attempt
+    if getattr(report, "coulomb_solves", None) is not None:
+        document["coulomb_solves"] = int(report.coulomb_solves)
     return document
 
 

@@ -36,6 +36,7 @@ whatever the number of threads. Every parallel kernel is called through ``Proble
 the ``ThreadGovernor`` of ``engine.solvers.threads``, which runs it on one thread while that is
 faster.
 """
+import copy
 from collections import namedtuple
 from functools import cached_property
 
@@ -141,6 +142,21 @@ class Problem:
         check_entries(self)
         self.operator = Operator(self.body_a, self.body_b, self.jacobian_a, self.jacobian_b, self.inverse_mass,
                                  self.inverse_inertia, self.compliance)  # the arrays of N, for its kernels
+
+    def with_rhs(self, rhs):
+        """The same problem with the free velocity ``rhs`` (n_c, 3) m/s instead of its own; N, its diagonal, row
+        sums and partition are shared, not recomputed (engine.solvers.coulomb shifts r_n every outer iteration).
+
+        Raises
+        ------
+        ValueError
+            When ``rhs`` has the wrong shape or non-finite entries.
+        """
+        shifted = copy.copy(self)
+        shifted.__dict__.pop("arrays", None)
+        shifted.__dict__.pop("rhs_scale", None)
+        shifted.rhs = frozen(rhs, np.float64, (self.n_contacts, 3), "rhs", True)
+        return shifted
 
     @property
     def n_contacts(self):

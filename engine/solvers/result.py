@@ -30,6 +30,8 @@ class SolverResult:
         Final Lipschitz estimate of solvers that keep one (APGD), to warm-start the next solve.
     first_attempt : dict or None
         The solve ``auto`` retried (engine.solvers.auto): name, iterations, residual, converged, seconds.
+    coulomb_solves : int or None
+        CCPs solved by the fixed point of the non-associated flow rule (engine.solvers.coulomb); None without it.
     """
 
     gamma: np.ndarray
@@ -41,6 +43,7 @@ class SolverResult:
     name: str
     lipschitz: float | None = None
     first_attempt: dict | None = None
+    coulomb_solves: int | None = None
 
 
 def finish(problem, name, gamma, iterations, tolerance, started, history, failed=False, lipschitz=None,
