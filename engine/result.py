@@ -59,11 +59,12 @@ import numpy as np
 from extrados.engine.errors import ModelError
 from extrados.engine.io.compas_data import DocumentData
 from extrados.engine.tolerance import TOL
+from extrados.engine.verdict_warnings import result_warnings
 
 FORMAT = "extrados.result/1"
 #: The document fields that `Result` types; every other field is a report of `Result.extra`.
 TYPED_FIELDS = ("format", "analysis", "stable", "load_factor", "solver", "blocks", "contacts", "interfaces",
-                "reactions", "network", "thrust_lines", "frames", "histories", "output")
+                "reactions", "network", "thrust_lines", "frames", "histories", "output", "warnings")
 
 
 # --- the arrays ------------------------------------------------------------------------------
@@ -203,6 +204,7 @@ class Result(DocumentData):
         if self.output is not None:
             doc["output"] = self.output
         doc.update(self.extra)
+        doc["warnings"] = result_warnings(doc)
         return doc
 
     def written(self, series):

@@ -45,11 +45,6 @@ def _summary(doc):
                      f"{_event('first sliding', events['first_sliding'])}, "
                      f"{_event('first uplift', events['first_uplift'])}, {_event('collapse', events['collapse'])}"
                      + (f" ({events['collapse_reason']})" if events["collapse_reason"] else ""))
-        steps = doc["solver_steps"]
-        if steps["unconverged_steps"]:
-            lines.append(f"WARNING: the solver did not converge in {steps['unconverged_steps']} of {steps['steps']} "
-                         f"steps (first at t = {steps['first_unconverged_t']:.4g} s, worst residual "
-                         f"{steps['worst_residual']:.2e}); raise settings.max_iterations or shorten the time step")
     if doc["analysis"] == "load_factor":
         report = doc["load_factor_report"]
         factors = {key: "none" if report[key] is None else f"{report[key]:.4g}" for key in ("nscd", "limit_analysis")}
@@ -57,6 +52,7 @@ def _summary(doc):
                      f"{factors['limit_analysis']}, {report['solves']} static solves")
     if "overlap_repair" in doc:
         lines.append(_overlap_line(doc["overlap_repair"]))
+    lines.extend(f"WARNING: {warning['message']}" for warning in doc.get("warnings", []))
     if doc["interfaces"]:
         worst = max(doc["interfaces"], key=lambda j: j["normal_force"])
         lines.append(f"largest joint force: {worst['normal_force']:.1f} N between {worst['blocks'][0]} and "

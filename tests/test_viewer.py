@@ -259,3 +259,21 @@ def test_mortar_bonds_are_drawn(page, tmp_path):
     assert "mortar bond, intact" in page.text_content("#legend")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "viewer_mortar_bonds.png"))
+
+
+def test_an_unconverged_verdict_is_flagged(page, tmp_path):
+    """A static solve capped at 5 APGD iterations stops above its tolerance: the result's warning is listed
+    under the status, in the result's words; a converged run clears it."""
+    from extrados.engine.generators import generate
+
+    model = generate("arch", voussoirs=10)
+    model.setdefault("settings", {}).update(solver="apgd", max_iterations=5)
+    run_static_from_file(page, tmp_path / "capped.json", model)
+    result = page.evaluate("window.extrados.lastResult")
+    assert [warning["code"] for warning in result["warnings"]] == ["unconverged_solve"]
+    assert page.is_visible("#warnings")
+    assert page.text_content("#warnings li") == f"Warning: {result['warnings'][0]['message']}"
+    page.screenshot(path=str(ARTIFACTS / "viewer_unconverged_warning.png"))
+    run_static_from_file(page, tmp_path / "arch.json", generate("arch", voussoirs=10))
+    assert page.evaluate("window.extrados.lastResult.warnings") == []
+    assert not page.is_visible("#warnings")

@@ -119,8 +119,8 @@ def analyze(context, blocks, materials, loads, analysis_type, max_factor, chain,
         context.warn("the inputs changed since this result: press Run (or turn Live on) to analyse again")
     data = result.data
     solver = data.get("solver") or {}
-    if not solver.get("converged", True):
-        context.warn("the solver did not converge (residual %g): the result is approximate" % solver.get("residual"))
+    for warning in data.get("warnings") or []:
+        context.warn(warning["message"])
     context.message(_verdict(data))
     return result, data.get("stable"), data.get("load_factor"), solver.get("residual"), solver.get("converged")
 

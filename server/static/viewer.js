@@ -78,6 +78,18 @@ function setStatus(text) {
   $('status').textContent = text;
 }
 
+/** The result's warnings (engine.verdict_warnings: an unconverged verdict), one item each; hidden when none. */
+function showWarnings(warnings = []) {
+  const list = $('warnings');
+  list.replaceChildren(...warnings.map((warning) => {
+    const item = document.createElement('li');
+    item.textContent = `Warning: ${warning.message}`;
+    item.dataset.code = warning.code;
+    return item;
+  }));
+  list.hidden = warnings.length === 0;
+}
+
 // --- errors ------------------------------------------------------------------
 
 /** Show an error (an ApiError's message, field path and block) and enter the error state. */
@@ -255,12 +267,14 @@ async function runModel(model, analysis) {
   extrados.progress = [];
   app.cancelRequested = false;
   setStatus(`Running ${analysis.type.replace('_', ' ')} analysis…`);
+  showWarnings();
   try {
     const result = await analyse(model, analysis,
       {onProgress: showProgress, shouldCancel: () => app.cancelRequested});
     extrados.lastResult = result;
     showModel(model, result);
     setStatus(resultStatus(result));
+    showWarnings(result.warnings);
     setState('done');
     return result;
   } catch (error) {

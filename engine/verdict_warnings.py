@@ -1,0 +1,43 @@
+"""The result's "warnings": what a reader must know before trusting its verdict (issue 21).
+
+A verdict (stable, a load factor, a collapse time) that rests on a solve left above its tolerance is
+still returned, because the nearly converged answer is usually informative, but it is flagged here in
+words a user can act on, so that the CLI, the viewer and the Grasshopper components show the same
+text. Each warning is {"code", "message", "path"}: ``path`` names the result field it reads.
+"""
+
+#: The analyses whose verdict is one static solve (with the default solver: retried once, engine.solvers.auto).
+STATIC_ANALYSES = ("static", "load_factor")
+
+
+def unconverged_solve(doc):
+    """The warning of a static or load factor result whose (last) static solve did not converge, or None."""
+    solver = doc["solver"]
+    if doc["analysis"] not in STATIC_ANALYSES or solver["converged"]:
+        return None
+    retried = solver.get("first_attempt")
+    tried = (f"{retried['name']} ({retried['iterations']} iterations, residual {retried['residual']:.3g}), "
+             f"then {solver['name']}" if retried else solver["name"])
+    verdict = "load factor" if doc["analysis"] == "load_factor" else f"verdict (stable: {str(doc['stable']).lower()})"
+    return {"code": "unconverged_solve", "path": "solver",
+            "message": f"the static solve did not converge: {tried} stopped at residual {solver['residual']:.3g}, "
+                       f"above the tolerance, after {solver['iterations']} iterations in all; the {verdict} rests on "
+                       "an approximate solution. Raise settings.max_iterations, or loosen settings.tolerance if "
+                       "the residual is close to it"}
+
+
+def unconverged_steps(doc):
+    """The warning of a run (dynamic, construction) some of whose steps did not converge, or None."""
+    steps = doc.get("solver_steps")
+    if not steps or not steps["unconverged_steps"]:
+        return None
+    return {"code": "unconverged_steps", "path": "solver_steps",
+            "message": f"the solver did not converge in {steps['unconverged_steps']} of {steps['steps']} steps "
+                       f"(first at t = {steps['first_unconverged_t']:.4g} s, worst residual "
+                       f"{steps['worst_residual']:.3g}); the motion after it is approximate. Raise "
+                       "settings.max_iterations or shorten the time step"}
+
+
+def result_warnings(doc):
+    """The list of warnings of a result document (empty when it has none)."""
+    return [warning for warning in (unconverged_solve(doc), unconverged_steps(doc)) if warning is not None]
