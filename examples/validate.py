@@ -56,6 +56,8 @@ AMPLITUDE_IMPACT = 5
 #: Peak ground accelerations (g) of the spandrel wall's in-plane sweep and of its Housner comparison.
 SPANDREL_SWEEP = ("0.3", "0.45")
 SPANDREL_HOUSNER = ("0.2", "0.3")
+#: Peak ground accelerations (g) of the in-plane sweep of settings (examples/spandrel_collapse_study.py).
+SPANDREL_STUDY = ("0.2", "0.3")
 #: examples/hht_rocking.py's free-rocking and harmonic studies (its ensemble is a run of its own).
 HHT_STUDIES = ("concept", "steps", "amplitudes", "harmonic")
 
@@ -87,6 +89,7 @@ RUNS = (
         ("--load-angles", "-10", "10", "--quick")),
     Run("seed000_arch_pairs_15", "seed000_arch_point_loads.py", ("--load-angles", "-15", "15"),
         ("--load-angles", "-15", "15", "--quick")),
+    Run("seed000_arch_fit", "seed000_arch_fit.py", (), ("--quick",)),
     Run("seed000_spandrel_arch", "seed000_spandrel_arch.py", (), ("--quick",)),
     Run("seed000_wall_unsupported_base", "seed000_wall_unsupported_base.py", (), ("--quick",)),
     Run("seed000_cylinder_dome", "seed000_cylinder_dome.py", (), ("--quick",)),
@@ -95,6 +98,8 @@ RUNS = (
     Run("spandrel_wall_ground_motion", "spandrel_wall_ground_motion.py",
         ("--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER),
         ("--duration", "0.2", "--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER)),
+    Run("spandrel_collapse_study", "spandrel_collapse_study.py", ("--pga", *SPANDREL_STUDY),
+        ("--duration", "0.2", "--pga", SPANDREL_STUDY[0], "--variants", "baseline", "non_associated")),
     Run("hht_rocking", "hht_rocking.py", ("--studies", *HHT_STUDIES, "--duration", "20"),
         ("--studies", *HHT_STUDIES, "--duration", "4")),
     Run("hht_rocking_ensemble", "hht_rocking.py",
@@ -520,8 +525,17 @@ def arch_weight(result):
 
 
 def seed000_arch_values(data):
-    """docs/validation/seed000_arch.md: the stand-alone arch under a crown load (figs. 6-7)."""
+    """docs/validation/seed000_arch.md: the stand-alone arch under a crown load (figs. 6-7), and the ring depths
+    and load layouts that would give the seed's 10 % (examples/seed000_arch_fit.py)."""
     doc = data["seed000_arch_point_loads"]["seed000_arch_point_loads"]
+    fit = data["seed000_arch_fit"]["seed000_arch_fit"]
+
+    def fit_row(entry):
+        if "lp" not in entry:
+            return [entry["layout"], "none: the factor jumps from failing to well above", "—", "—"]
+        both = [percent(entry[kind][mu]) if kind in entry else "—" for mu in ("mu_0.8", "mu_0.4")
+                for kind in ("lp", "nscd")]
+        return [entry["layout"], f"{entry['depth_for_10_percent']:.3f}", " / ".join(both[:2]), " / ".join(both[2:])]
 
     def rows(run="seed000_arch_point_loads"):
         return {row["friction"]: row for row in data[run]["seed000_arch_point_loads"]["rows"]}
@@ -543,6 +557,13 @@ def seed000_arch_values(data):
         "high_nscd": lambda: percent(rows()[0.8]["nscd"]),
         "pairs_10": lambda: percent(rows("seed000_arch_pairs_10")[0.8]["nscd"]),
         "pairs_15": lambda: percent(rows("seed000_arch_pairs_15")[0.8]["nscd"]),
+        "fit_table": lambda: markdown_table(
+            ["load layout", "ring depth for 10 % at µ = 0.8 (m)", "µ = 0.8, LP / NSCD", "µ = 0.4, LP / NSCD"],
+            [fit_row(entry) for entry in fit["fits"]]),
+        "fit_low": lambda: " to ".join(sorted({percent(entry["lp"]["mu_0.4"])
+                                               for entry in fit["fits"] if "lp" in entry})),
+        "fit_jump": lambda: ", ".join(f"{entry['layout']} (t = {entry['jumps_at_depth']:.3f} m)"
+                                      for entry in fit["fits"] if entry["jumps_at_depth"] is not None) or "none",
     }
 
 
@@ -853,6 +874,33 @@ def hht_rocking_values(data):
     }
 
 
+def spandrel_study_values(data):
+    """docs/validation/spandrel_collapse_study.md: the in-plane wall under each setting of the sweep."""
+    rows = data["spandrel_collapse_study"]["study"]
+    order = [row["variant"] for row in rows]
+
+    def drop(variant, pga):
+        row = next(r for r in rows if r["variant"] == variant and f"{r['pga_g']:g}" == pga)
+        return f"{1e3 * row['largest_drop_m']:.1f}"
+
+    def table():
+        return markdown_table(
+            ["variant", "PGA (g)", "key stone drop, largest (mm)", "at the end (mm)", "collapse (s)",
+             "unconverged steps", "seconds"],
+            [[row["variant"], f"{row['pga_g']:g}", f"{1e3 * row['largest_drop_m']:.1f}",
+              f"{1e3 * row['final_drop_m']:.1f}", "—" if row["collapse_s"] is None else f"{row['collapse_s']:.2f}",
+              str(row["unconverged_steps"]), f"{row['seconds']:.0f}"]
+             for row in sorted(rows, key=lambda r: (order.index(r["variant"]), r["pga_g"]))])
+    low = SPANDREL_STUDY[0]
+    return {
+        "options": lambda: " ".join(data["spandrel_collapse_study"]["validate_run"]["options"]),
+        "duration": lambda: f"{rows[0]['duration_s']:g}",
+        "table": table,
+        "baseline_low": lambda: drop("baseline", low),
+        "non_associated_low": lambda: drop("non_associated", low),
+    }
+
+
 def runs_values(data):
     """docs/validation/runs.md: what ran, with which options, for how long."""
     def row(run):
@@ -929,6 +977,7 @@ class Section:
 
 SECTIONS = (
     Section("intro", intro_values),
+    Section("summary", lambda data: {}),
     Section("static", static_values, ("arch_minimum_thickness",)),
     Section("dynamic", dynamic_values, ("free_rocking",),
             (("free_rocking", "free_rocking/theta.png", "free_rocking_theta.png"),)),
@@ -938,12 +987,13 @@ SECTIONS = (
         ("spandrel_wall_ground_motion", "spandrel_x_sweep.png", "spandrel_x_sweep.png"),
         ("spandrel_wall_ground_motion", f"spandrel_x_{SPANDREL_SWEEP[-1]}g_snapshots.png",
          f"spandrel-in-plane-{SPANDREL_SWEEP[-1]}g.png"))),
+    Section("spandrel_collapse_study", spandrel_study_values, ("spandrel_collapse_study",)),
     Section("load_factor", load_factor_values, ("load_factor_arch",),
             (("load_factor_arch", "load_factor_arch.png", "load_factor_arch.png"),)),
     Section("thrust_lines", thrust_lines_values, ("arch_thrust_lines",),
             (("arch_thrust_lines", "arch_thrust_lines.png", "arch_thrust_lines.png"),)),
     Section("seed000_arch", seed000_arch_values,
-            ("seed000_arch_point_loads", "seed000_arch_pairs_10", "seed000_arch_pairs_15"),
+            ("seed000_arch_point_loads", "seed000_arch_pairs_10", "seed000_arch_pairs_15", "seed000_arch_fit"),
             (("seed000_arch_point_loads", "seed000_arch_mu0.8.png", "seed000_arch_mu0.8.png"),
              ("seed000_arch_point_loads", "seed000_arch_mu0.4.png", "seed000_arch_mu0.4.png"))),
     Section("seed000_spandrel_arch", seed000_spandrel_arch_values, ("seed000_spandrel_arch",),

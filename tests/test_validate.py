@@ -114,6 +114,12 @@ FIXTURES = {
                              "pga_sweep": [sweep_entry(0.3, 0.06, 0.2), sweep_entry(0.45, 0.19, 0.14, collapse=1.91)]},
         "spandrel_x_h0.02": {"solver_at_end": {"converged": True, "iterations": 2984, "residual": 9e-6}},
         "spandrel_y_h0.02": {"solver_at_end": {"converged": False, "iterations": 5000, "residual": 2.4e-5}}},
+    "spandrel_collapse_study": {"study": [
+        {"variant": variant, "pga_g": pga, "duration_s": 6.0, "largest_drop_m": drop, "final_drop_m": drop,
+         "collapse_s": None, "first_sliding_s": 0.001, "seconds": 100.0, "unconverged_steps": 0,
+         "mean_iterations": 60.0}
+        for variant, pga, drop in (("baseline", 0.2, 0.0062), ("baseline", 0.3, 0.06),
+                                   ("non_associated", 0.2, 0.0061), ("non_associated", 0.3, 0.05))]},
     "load_factor_arch": {"load_factor_arch": {
         "radius": 1.0, "voussoirs": 20, "friction": 0.8, "tolerance": 0.005,
         "rows": [{"thickness_over_radius": 0.15, "load_at": "quarter span", "nscd": 0.224, "limit_analysis": 0.226,
@@ -124,6 +130,10 @@ FIXTURES = {
     "seed000_arch_point_loads": arch_run(),
     "seed000_arch_pairs_10": arch_run(1.3),
     "seed000_arch_pairs_15": arch_run(2.0),
+    "seed000_arch_fit": {"seed000_arch_fit": {"fits": [
+        {"layout": "crown", "depth_for_10_percent": 0.538, "jumps_at_depth": None,
+         "lp": {"mu_0.8": 0.1, "mu_0.4": 0.039}, "nscd": {"mu_0.8": 0.1, "mu_0.4": 0.039}},
+        {"layout": "pair ±30°", "depth_for_10_percent": None, "jumps_at_depth": 0.414}]}},
     "seed000_spandrel_arch": {"seed000_spandrel_arch": {
         "friction": 0.4,
         "equivalent_arch": {"nscd": 0.415, "limit_analysis": 0.42, "conventional_limit": 0.698,
@@ -172,7 +182,7 @@ FIXTURES = {
 }
 OPTIONS = {"arch_minimum_thickness": ["--iterations", "12"],
            "spandrel_wall_ground_motion": ["--steps-study", "--pga-sweep", "0.3", "0.45", "--housner", "0.2", "0.3"],
-           "arch_thrust_lines": ["--thickness", "0.15"]}
+           "arch_thrust_lines": ["--thickness", "0.15"], "spandrel_collapse_study": ["--pga", "0.2", "0.3"]}
 
 
 def write_runs(out, fixtures, quick=False):
