@@ -19,11 +19,13 @@ def unconverged_solve(doc):
     tried = (f"{retried['name']} ({retried['iterations']} iterations, residual {retried['residual']:.3g}), "
              f"then {solver['name']}" if retried else solver["name"])
     verdict = "load factor" if doc["analysis"] == "load_factor" else f"verdict (stable: {str(doc['stable']).lower()})"
+    decided = doc.get("verdict_by", "static")
+    rests = ("rests on an approximate solution" if decided == "static"
+             else f"was decided by the {decided} that followed it (verdict_by)")
     return {"code": "unconverged_solve", "path": "solver",
             "message": f"the static solve did not converge: {tried} stopped at residual {solver['residual']:.3g}, "
-                       f"above the tolerance, after {solver['iterations']} iterations in all; the {verdict} rests on "
-                       "an approximate solution. Raise settings.max_iterations, or loosen settings.tolerance if "
-                       "the residual is close to it"}
+                       f"above the tolerance, after {solver['iterations']} iterations in all; the {verdict} {rests}. "
+                       "Raise settings.max_iterations, or loosen settings.tolerance if the residual is close to it"}
 
 
 def unconverged_steps(doc):
