@@ -10,20 +10,26 @@ text. Each warning is {"code", "message", "path"}: ``path`` names the result fie
 STATIC_ANALYSES = ("static", "load_factor")
 
 
+def residual_text(value):
+    """A residual as text; a stored result writes a non-finite one as null (strict JSON)."""
+    return "not finite" if value is None else f"{value:.3g}"
+
+
 def unconverged_solve(doc):
     """The warning of a static or load factor result whose (last) static solve did not converge, or None."""
     solver = doc["solver"]
     if doc["analysis"] not in STATIC_ANALYSES or solver["converged"]:
         return None
     retried = solver.get("first_attempt")
-    tried = (f"{retried['name']} ({retried['iterations']} iterations, residual {retried['residual']:.3g}), "
-             f"then {solver['name']}" if retried else solver["name"])
+    tried = (f"{retried['name']} ({retried['iterations']} iterations, residual "
+             f"{residual_text(retried['residual'])}), then {solver['name']}" if retried else solver["name"])
     verdict = "load factor" if doc["analysis"] == "load_factor" else f"verdict (stable: {str(doc['stable']).lower()})"
     decided = doc.get("verdict_by", "static")
     rests = ("rests on an approximate solution" if decided == "static"
              else f"was decided by the {decided} that followed it (verdict_by)")
     return {"code": "unconverged_solve", "path": "solver",
-            "message": f"the static solve did not converge: {tried} stopped at residual {solver['residual']:.3g}, "
+            "message": f"the static solve did not converge: {tried} stopped at residual "
+                       f"{residual_text(solver['residual'])}, "
                        f"above the tolerance, after {solver['iterations']} iterations in all; the {verdict} {rests}. "
                        "Raise settings.max_iterations, or loosen settings.tolerance if the residual is close to it"}
 
@@ -36,7 +42,7 @@ def unconverged_steps(doc):
     return {"code": "unconverged_steps", "path": "solver_steps",
             "message": f"the solver did not converge in {steps['unconverged_steps']} of {steps['steps']} steps "
                        f"(first at t = {steps['first_unconverged_t']:.4g} s, worst residual "
-                       f"{steps['worst_residual']:.3g}); the motion after it is approximate. Raise "
+                       f"{residual_text(steps['worst_residual'])}); the motion after it is approximate. Raise "
                        "settings.max_iterations or shorten the time step"}
 
 
