@@ -333,6 +333,58 @@ def test_running_bond_wall_finds_every_joint_once_with_its_area():
     assert contacts.pair.tolist() == np.repeat(np.arange(contacts.n_pairs), np.diff(starts)).tolist()
 
 
+def stack_bond_wall(courses=3, bricks=4):
+    """Boxes (lo, hi) of a wall whose head joints line up course over course (stack bond), on one slab."""
+    boxes = [((-0.3, -0.2, -0.3), (bricks * BRICK_LENGTH + 0.3, 0.2, 0.0))]
+    for course in range(courses):
+        z0 = course * BRICK_HEIGHT
+        boxes += [((k * BRICK_LENGTH, -BRICK_DEPTH / 2, z0),
+                   ((k + 1) * BRICK_LENGTH, BRICK_DEPTH / 2, z0 + BRICK_HEIGHT)) for k in range(bricks)]
+    return boxes
+
+
+def found_pairs(contacts):
+    """{(a, b): number of contacts} of the detected pairs."""
+    starts = contacts.pair_start
+    return {(int(contacts.body_a[starts[k]]), int(contacts.body_b[starts[k]])): int(starts[k + 1] - starts[k])
+            for k in range(contacts.n_pairs)}
+
+
+def test_diagonal_neighbours_of_a_stack_bond_wall_make_no_contact():
+    # bricks of courses c and c + 1 in neighbouring columns share only an edge: the coplanar head (or bed)
+    # faces abut without area, so no joint and no contact; every face joint keeps its four corners
+    boxes = stack_bond_wall()
+    contacts = detect_world([box_corners(lo, hi) for lo, hi in boxes], supports=[True] + [False] * (len(boxes) - 1))
+    expected = expected_joints(boxes, 1)
+    # head joints 3 per course, bed joints 4 per course pair and 4 on the slab
+    assert len(expected) == 3 * 3 + 4 * 2 + 4
+    found = found_pairs(contacts)
+    assert set(found) == set(expected)
+    assert set(found.values()) == {4}
+
+
+@pytest.mark.parametrize("shift, corners", [(0.0, 0), (0.5e-4, 0), (2e-3, 4)])
+def test_coplanar_faces_that_only_abut_make_no_contact_until_they_overlap(shift, corners):
+    # B sits on the plane of A's top face, its bottom face starting where A's top face ends (x = 0.5 - shift):
+    # an overlap of width below the merge distance (1e-4 of the 1.73 m diameter) is no joint; 2 mm is one
+    contacts = detect_world([UNIT_BOX, UNIT_BOX + [1.0 - shift, 0.0, 1.0]])
+    assert contacts.n_contacts == corners
+    if corners:
+        assert polygon_area(contacts.point, [0, 0, 1]) == pytest.approx(shift * 1.0, rel=1e-9)
+
+
+def test_a_block_tilted_on_the_edge_of_another_keeps_its_line_contact():
+    # B turned 5 deg about the y axis through A's top edge x = 0.5, z = 0.5, its bottom right edge on that
+    # edge: the faces tilt, so B rests on A's edge (two contacts at the edge ends), as a rocking block does
+    tilt = math.radians(5.0)
+    pivot = np.array([0.5, 0.0, 0.5])
+    turn = rotation_about([0, 1, 0], tilt)   # lifts the left of B
+    upper = (UNIT_BOX + [0.0, 0.0, 1.0] - pivot) @ turn.T + pivot
+    contacts = detect_world([UNIT_BOX, upper])
+    assert contacts.n_contacts == 2
+    assert_points(contacts.point, [[0.5, -0.5, 0.5], [0.5, 0.5, 0.5]], atol=1e-9)
+
+
 # --- broad phase ----------------------------------------------------------------------------
 def test_broad_phase_equals_brute_force_aabb_overlaps():
     rng = np.random.default_rng(7)

@@ -5,7 +5,8 @@ reference face) is clipped against the side planes of the reference face (Suther
 the clipped corners within the envelope of the reference plane are the contacts, in polygon
 order: for coplanar faces they are the corners of the joint polygon. Corners closer than
 TOL.contact_merge_relative times the smaller block's diameter are one; more than
-``MAX_CONTACTS_PER_PAIR`` corners are reduced keeping the largest area.
+``MAX_CONTACTS_PER_PAIR`` corners are reduced keeping the largest area. A clipped incident face
+without area (``faces_only_abut``: blocks that share only an edge) gives no contact.
 """
 from collections import namedtuple
 
@@ -94,6 +95,8 @@ def face_contacts(geometry, thresholds, a, b, feature, workspace, contacts, slot
         n_corners = clip_by_plane(workspace, layer, n_corners, side_normal, dot(side_normal, start), SIDE_LINE + j,
                                   merge_distance)
         layer = 1 - layer
+    if faces_only_abut(workspace, layer, n_corners, reference_normal, merge_distance):
+        return 0
 
     # keep the corners within the envelope of the reference plane, moved midway to their
     # projection on it, dropping repeated corners; the kept ones go to the other layer
@@ -144,6 +147,33 @@ def incident_face(geometry, body, reference_normal):
             lowest = alignment
             best_face = f
     return best_face
+
+
+@njit(cache=True, inline="always")
+def faces_only_abut(workspace, layer, n_corners, reference_normal, merge_distance):
+    """Does the incident face, clipped by the reference face's side planes, leave no area (a sliver)?
+
+    Then the blocks meet only on the boundary of the reference face: along an edge of both, as
+    diagonal neighbours in a grid of blocks do (aligned courses, a dome's aligned hoops), or at a
+    corner. Such a touch has no joint to carry a force through and no defined normal (every direction
+    between the two blocks' face normals is one): it makes no contact. Masonry joints are faces, as in
+    rigid-block equilibrium (RBE) and LMGC90; sharp edges that cross at an angle still meet through the
+    edge axis (engine.collision.edge_contacts), and a block tilted on another's edge (rocking) keeps its
+    line contact, its face lying over the other's. A sliver is thinner than the merge distance: twice
+    its area is at most the merge distance times its perimeter.
+    """
+    if n_corners < 3:
+        return True
+    corner = workspace.corner
+    first = layer_row(corner, layer, 0)
+    twice_area = 0.0
+    perimeter = 0.0
+    for k in range(n_corners):
+        here = layer_row(corner, layer, k)
+        following = layer_row(corner, layer, (k + 1) % n_corners)
+        twice_area += dot(cross(subtract(here, first), subtract(following, first)), reference_normal)
+        perimeter += distance(here, following)
+    return abs(twice_area) <= merge_distance * perimeter
 
 
 @njit(cache=True)

@@ -12,7 +12,8 @@ For each candidate pair (A, B), all in the world frame:
    no contact.
 2. Face axis: the incident face is clipped against the side planes of the reference face;
    the clipped corners within the envelope of the reference plane are the contacts, at most
-   ``MAX_CONTACTS_PER_PAIR`` (engine.collision.face_contacts).
+   ``MAX_CONTACTS_PER_PAIR`` (engine.collision.face_contacts). A clipped face with no area
+   (the blocks share only an edge or a corner on the reference face's boundary) gives none.
 3. Edge axis: one contact midway between the closest points of the two edges
    (engine.collision.edge_contacts).
 4. Each contact carries a feature id that survives small motions, for warm starting
