@@ -39,7 +39,7 @@ from extrados import analyze, generators  # noqa: E402
 from extrados.engine.errors import ModelError  # noqa: E402
 from extrados.engine.generators.arch import arch_point_load, arch_weight  # noqa: E402
 from extrados.engine.post.funicular import (  # noqa: E402
-    combined, left_totals, self_weight, semicircular_section, thrust_bounds, vertical_loads,
+    combined, left_totals, limit_live_factor, self_weight, semicircular_section, thrust_bounds, vertical_loads,
 )
 from extrados.engine.post.thrust import effective_thrust_line_of_result  # noqa: E402
 from seed000_figures import (  # noqa: E402
@@ -91,41 +91,9 @@ def as_vertical_loads(section, loads):
                           [-load["force"][2] for load in loads])
 
 
-def geometric_safety_factor(section, dead, live, factor):
-    """GSF of the section under dead + factor * live VerticalLoads; 0 when no line with compressed joints exists."""
-    try:
-        return thrust_bounds(section, combined(dead, scaled(live, factor))).geometric_safety_factor
-    except ModelError:
-        return 0.0
-
-
 def scaled(loads, factor):
     """VerticalLoads with every force times factor."""
     return type(loads)(loads.voussoir, loads.x, factor * loads.force)
-
-
-def conventional_limit(section, dead, live, upper):
-    """Largest live factor at which a funicular fits the section (geometric safety factor 1), by bisection.
-
-    Parameters
-    ----------
-    section : ArchSection
-    dead, live : VerticalLoads
-        Dead loads and the live loads at factor 1.
-    upper : float
-        A factor above the limit.
-
-    Returns
-    -------
-    float
-    """
-    low, high = 0.0, upper
-    while geometric_safety_factor(section, dead, live, high) >= 1.0:
-        low, high = high, 2.0 * high
-    while high - low > CONVENTIONAL_TOLERANCE * high:
-        middle = 0.5 * (low + high)
-        low, high = (middle, high) if geometric_safety_factor(section, dead, live, middle) >= 1.0 else (low, middle)
-    return low
 
 
 def friction_demand(section, loads, line):
@@ -147,8 +115,9 @@ def friction_demand(section, loads, line):
     return np.abs((force * d).sum(axis=1)) / (force * normal).sum(axis=1)
 
 
-def conventional_analysis(dead, live, factor, upper):
-    """Conventional limit factor, and at ``factor``: the bounds and the least-thrust line's friction demand.
+def conventional_analysis(dead, live, factor, upper, friction):
+    """Conventional limit factors (without and with the sliding check at ``friction``), and at ``factor``: the
+    bounds and the least-thrust line's friction demand.
 
     Parameters
     ----------
@@ -161,11 +130,13 @@ def conventional_analysis(dead, live, factor, upper):
 
     Returns
     -------
-    dict with limit_factor, bounds (ThrustBounds at the limit), bounds_at_factor (or None when no line fits
-    there), friction_demand (largest |F_t| / F_n of the least-thrust line at factor, None if none)
+    dict with limit_factor (no sliding), limit_factor_with_friction, bounds (ThrustBounds at the limit),
+    bounds_at_factor (or None when no line fits there), friction_demand (largest |F_t| / F_n of the
+    least-thrust line at factor, None if none)
     """
     section = ring_section()
-    limit = conventional_limit(section, dead, live, upper)
+    limit = limit_live_factor(section, dead, live, start=upper, relative=CONVENTIONAL_TOLERANCE)
+    with_friction = limit_live_factor(section, dead, live, friction, start=upper, relative=CONVENTIONAL_TOLERANCE)
     at_limit = thrust_bounds(section, combined(dead, scaled(live, limit)))
     try:
         at_factor = thrust_bounds(section, combined(dead, scaled(live, factor)))
@@ -174,7 +145,7 @@ def conventional_analysis(dead, live, factor, upper):
     demand = None
     if at_factor is not None and at_factor.minimum is not None:
         demand = float(friction_demand(section, combined(dead, scaled(live, factor)), at_factor.minimum).max())
-    return {"limit_factor": limit, "bounds": at_limit, "bounds_at_factor": at_factor, "friction_demand": demand}
+    return {"limit_factor": limit, "limit_factor_with_friction": with_friction, "bounds": at_limit, "bounds_at_factor": at_factor, "friction_demand": demand}
 
 
 def ring_section():
@@ -248,12 +219,13 @@ def run_case(friction, angles_deg, tolerance):
     section = ring_section()
     dead = self_weight(section, DENSITY, DEPTH)
     live = as_vertical_loads(section, document["loads"])
-    conventional = conventional_analysis(dead, live, report["nscd"], upper=2.0 * report["nscd"])
+    conventional = conventional_analysis(dead, live, report["nscd"], upper=2.0 * report["nscd"], friction=friction)
     hinges, sliding = mechanism_summary(report)
     row = {"friction": friction, "load_angles_deg": list(angles_deg), "nscd": report["nscd"],
            "limit_analysis": report["limit_analysis"], "bracket": report["bracket"],
-           "conventional_limit": conventional["limit_factor"], "friction_demand": conventional["friction_demand"],
-           "paper": PAPER.get(friction), "hinges": hinges, "sliding": sliding,
+           "conventional_limit": conventional["limit_factor"],
+           "conventional_limit_with_friction": conventional["limit_factor_with_friction"],
+           "friction_demand": conventional["friction_demand"], "paper": PAPER.get(friction), "hinges": hinges, "sliding": sliding,
            "springer_sliding": springer_sliding(report), "solves": report["solves"], "seconds": seconds}
     return row, document, result, conventional
 
@@ -263,11 +235,13 @@ def percent(value):
 
 
 def print_table(rows):
-    print(f"{'mu':>4} {'NSCD':>7} {'LP':>7} {'conv.':>7} {'paper':>7} {'|Ft|/Fn':>8} {'springer':>9}  hinges")
+    print(f"{'mu':>4} {'NSCD':>7} {'LP':>7} {'conv.':>7} {'conv.mu':>7} {'paper':>7} {'|Ft|/Fn':>8} {'springer':>9}"
+          "  hinges")
     for row in rows:
         demand = "-" if row["friction_demand"] is None else f"{row['friction_demand']:.3f}"
         print(f"{row['friction']:4.1f} {percent(row['nscd']):>7} {percent(row['limit_analysis']):>7} "
-              f"{percent(row['conventional_limit']):>7} {'~' + percent(row['paper']):>7} {demand:>8} "
+              f"{percent(row['conventional_limit']):>7} {percent(row['conventional_limit_with_friction']):>7} "
+              f"{'~' + percent(row['paper']):>7} {demand:>8} "
               f"{'slides' if row['springer_sliding'] else 'holds':>9}  {' '.join(row['hinges'])}")
 
 
@@ -291,8 +265,8 @@ def main():
         results[f"mu_{friction}"] = result
         plot_case(row, document, result, conventional, out / f"seed000_arch_mu{friction}.png")
     print_table(rows)
-    print("collapse load P / W_arch; conv.: no funicular fits the section beyond it; |Ft|/Fn: friction the "
-          "least-thrust line needs at the NSCD collapse load")
+    print("collapse load P / W_arch; conv.: no funicular fits the section beyond it; conv.mu: none fits with every "
+          "joint within friction; |Ft|/Fn: friction the least-thrust line needs at the NSCD collapse load")
     (out / "seed000_arch_point_loads.json").write_text(json.dumps({"rows": rows, "results": results}, indent=1))
     print(f"wrote {out}/seed000_arch_mu*.png and {out / 'seed000_arch_point_loads.json'}")
 

@@ -188,11 +188,12 @@ def equivalent_arch(angles_deg, tolerance):
     section = ring_section()
     dead = combined(self_weight(section, DENSITY, DEPTH), as_vertical_loads(section, spandrel_dead_loads()))
     live = as_vertical_loads(section, point_loads(angles_deg, arch_weight_n()))
-    conventional = conventional_analysis(dead, live, report["nscd"], upper=2.0 * report["nscd"])
+    conventional = conventional_analysis(dead, live, report["nscd"], upper=2.0 * report["nscd"], friction=FRICTION)
     hinges, sliding = mechanism_summary(report)
     summary = {"nscd": report["nscd"], "failing_factor": report["bracket"][1],
                "limit_analysis": report["limit_analysis"], "paper": PAPER_EQUIVALENT,
                "conventional_limit": conventional["limit_factor"],
+               "conventional_limit_with_friction": conventional["limit_factor_with_friction"],
                "conventional_friction_demand": conventional["friction_demand"],
                "spandrel_weight_over_arch": float(-sum(load["force"][2] for load in spandrel_dead_loads())
                                                   / arch_weight_n()),
@@ -261,6 +262,8 @@ def print_summary(summary):
     print(f"{'equivalent arch, LP (associative)':<42} {100 * eq['limit_analysis']:10.1f}%")
     print(f"{'equivalent arch, conventional (no sliding)':<42} {100 * eq['conventional_limit']:10.1f}%"
           f"   least-thrust line needs |Ft|/Fn = {'-' if demand is None else f'{demand:.3f}'} at the NSCD load")
+    print(f"{'equivalent arch, conventional (sliding checked)':<42} "
+          f"{100 * eq['conventional_limit_with_friction']:10.1f}% {'~40%':>7}   some line within mu at every joint")
     static = summary["assembly_static"]
     print(f"{'whole assembly at the failing load':<42} {100 * static['factor']:10.1f}%"
           f" {'stands' if static['stable'] else 'FAILS':>7} (paper: stands)")

@@ -543,14 +543,16 @@ def seed000_arch_values(data):
     def row(entry):
         demand = "—" if entry["friction_demand"] is None else f"{entry['friction_demand']:.3f}"
         return [f"{entry['friction']:g}", percent(entry["nscd"]), percent(entry["limit_analysis"]),
-                percent(entry["conventional_limit"]), f"~{100.0 * entry['paper']:.0f} %", demand,
+                percent(entry["conventional_limit"]), percent(entry["conventional_limit_with_friction"]),
+                f"~{100.0 * entry['paper']:.0f} %", demand,
                 mechanism_text(entry["hinges"], entry["sliding"])]
     return {
         "arch_weight_kn": lambda: f"{arch_weight(doc['results']['mu_0.8']) / 1e3:.1f}",
         "seconds": lambda: seconds_text(data, "seed000_arch_point_loads"),
         "tolerance": lambda: percent(doc["results"]["mu_0.8"]["load_factor_report"]["tolerance"]),
         "table": lambda: markdown_table(
-            ["µ", "NSCD", "LP", "conventional (no sliding)", "seed", "least-thrust line |Ft|/Fn", "mechanism"],
+            ["µ", "NSCD", "LP", "conventional (no sliding)", "conventional (sliding checked)", "seed",
+             "least-thrust line |Ft|/Fn", "mechanism"],
             [row(entry) for entry in doc["rows"]]),
         "low_over_high": lambda: f"{rows()[0.4]['nscd'] / rows()[0.8]['nscd']:.2f}",
         "low_friction_demand": lambda: f"{rows()[0.4]['friction_demand']:.2f}",
@@ -592,6 +594,7 @@ def seed000_spandrel_arch_values(data):
         "equivalent_mechanism": lambda: cell(mechanism_text(equivalent("hinges"), equivalent("sliding"))),
         "equivalent_lp": lambda: percent(equivalent("limit_analysis")),
         "equivalent_conventional": lambda: percent(equivalent("conventional_limit")),
+        "equivalent_conventional_friction": lambda: percent(equivalent("conventional_limit_with_friction")),
         "equivalent_demand": lambda: f"{equivalent('conventional_friction_demand'):.3f}",
         "failing_factor": lambda: percent(doc["assembly_static"]["factor"]),
         "assembly_verdict": lambda: "stands" if doc["assembly_static"]["stable"] else "fails",

@@ -49,7 +49,7 @@ def sweep_entry(pga, drop, one_centimetre_s, collapse=None):
 
 def arch_row(friction, nscd, sliding=()):
     return {"friction": friction, "nscd": nscd, "limit_analysis": nscd, "conventional_limit": 0.17,
-            "friction_demand": friction / 2, "paper": 0.1, "hinges": ["v0|ground", "v7|v8"], "sliding": list(sliding)}
+            "conventional_limit_with_friction": nscd, "friction_demand": friction / 2, "paper": 0.1, "hinges": ["v0|ground", "v7|v8"], "sliding": list(sliding)}
 
 
 def arch_run(scale=1.0):
@@ -137,7 +137,7 @@ FIXTURES = {
     "seed000_spandrel_arch": {"seed000_spandrel_arch": {
         "friction": 0.4,
         "equivalent_arch": {"nscd": 0.415, "limit_analysis": 0.42, "conventional_limit": 0.698,
-                            "conventional_friction_demand": 0.399, "spandrel_weight_over_arch": 1.8,
+                            "conventional_limit_with_friction": 0.42, "conventional_friction_demand": 0.399, "spandrel_weight_over_arch": 1.8,
                             "hinges": ["v2|v3", "v7|v8"], "sliding": ["v0|ground"]},
         "assembly_static": {"factor": 0.416, "stable": True}, "assembly_load_factor": {"nscd": 1.95},
         "line_shape": {"effective_eccentricity_ratio": 0.26, "conventional_eccentricity_ratio": 0.66,

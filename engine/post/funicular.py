@@ -42,6 +42,11 @@ Method (equations referred to as (1)-(7) in the code)
     two inequalities per joint, linear in (a, b, c).
 (6) The minimum- and maximum-thrust lines maximise and minimise c = 1 / H subject to
     (5) at every joint and c >= 0: linear programs (scipy.optimize.linprog, HiGHS).
+(5') Sliding (seed 000 sec. 3.1's a-posteriori check, made part of the search): with friction mu,
+    |F_j . t_j| <= mu F_j . n_j, t_j = d_j / |d_j|. As F_j / H = (1, b - c W_j), both signs are
+    (+-t_j - mu n_j) . (1, b - c W_j) <= 0, two more inequalities per joint, linear in (b, c).
+    A line that meets (5) and (5') exists exactly when the arch stands under the loads as rigid
+    blocks with Coulomb joints (the static theorem with friction, as the limit-analysis LP).
 (7) Geometric safety factor (Heyman 1969): scale every joint about its midpoint M_j,
     I_j(lam) = M_j - lam h_j, E_j(lam) = M_j + lam h_j, h_j = d_j / 2, loads unchanged.
     The scaled joints nest, so (5) is feasible for every lam above some lam*; lam* is
@@ -434,22 +439,40 @@ def _scaled_joints(scaled, factor):
     return middle - factor * half, middle + factor * half
 
 
-def _admissible_program(scaled, factor):
-    """Eq. (5) as A_ub x <= b_ub over x = (a, b, c), for the section scaled by ``factor``.
+def _admissible_program(scaled, factor, friction=None):
+    """Eq. (5) as A_ub x <= b_ub over x = (a, b, c), for the section scaled by ``factor``; with
+    ``friction`` (mu) also eq. (5').
 
     f_j(I_j) >= 0 is -r(I_j) . x <= -I_z, and f_j(E_j) <= 0 is r(E_j) . x <= E_z.
     """
     intrados, extrados = _scaled_joints(scaled, factor)
     joint = np.arange(len(intrados))
     matrix = np.vstack([-_rows(scaled, joint, intrados), _rows(scaled, joint, extrados)])
-    return matrix, np.concatenate([-intrados[:, 1], extrados[:, 1]])
+    right = np.concatenate([-intrados[:, 1], extrados[:, 1]])
+    if friction is None:
+        return matrix, right
+    sliding, sliding_right = _friction_rows(scaled, friction)
+    return np.vstack([matrix, sliding]), np.concatenate([right, sliding_right])
+
+
+def _friction_rows(scaled, friction):
+    """Eq. (5'): (+-t_j - mu n_j) . (1, b - c W_j) <= 0 as rows over (a, b, c) and right-hand sides."""
+    d = scaled.extrados - scaled.intrados
+    tangent = d / np.linalg.norm(d, axis=1)[:, None]
+    normal = np.column_stack([tangent[:, 1], -tangent[:, 0]])
+    rows, right = [], []
+    for sign in (1.0, -1.0):
+        direction = sign * tangent - friction * normal        # (n_joints, 2)
+        rows.append(np.column_stack([np.zeros(len(d)), direction[:, 1], -scaled.total * direction[:, 1]]))
+        right.append(-direction[:, 0])
+    return np.vstack(rows), np.concatenate(right)
 
 
 #: Bounds of (a, b, c): a and b free, c = W / H >= 0 (a compressive, finite-or-infinite thrust).
 _BOUNDS = [(None, None), (None, None), (0.0, None)]
 
 
-def _extreme_line(scaled, factor, sense):
+def _extreme_line(scaled, factor, sense, friction=None):
     """Eq. (6): coefficients of the line of least (sense = -1: largest c) or greatest (sense = +1)
     thrust inside the section scaled by ``factor``.
 
@@ -459,34 +482,36 @@ def _extreme_line(scaled, factor, sense):
         None when no line fits, when the extreme is unbounded, or when the greatest
         thrust is unbounded (c = 0 within LP_FEASIBILITY: a straight line fits).
     """
-    matrix, right = _admissible_program(scaled, factor)
+    matrix, right = _admissible_program(scaled, factor, friction)
     solved = linprog([0.0, 0.0, float(sense)], A_ub=matrix, b_ub=right, bounds=_BOUNDS, method="highs")
     if solved.status != LP_OPTIMAL or solved.x[2] <= LP_FEASIBILITY:
         return None
     return solved.x
 
 
-def _fits(scaled, factor):
-    """Whether a line with compressed joints fits the section scaled by ``factor`` (feasibility of eq. 5)."""
-    matrix, right = _admissible_program(scaled, factor)
+def _fits(scaled, factor, friction=None):
+    """Whether a line with compressed joints fits the section scaled by ``factor`` (feasibility of eq. 5;
+    with ``friction``, of eq. 5' too)."""
+    matrix, right = _admissible_program(scaled, factor, friction)
     solved = linprog([0.0, 0.0, 0.0], A_ub=matrix, b_ub=right, bounds=_BOUNDS, method="highs")
     return solved.status == LP_OPTIMAL
 
 
-def _least_thickness_factor(scaled):
-    """Eq. (7): the least factor lam* on the thickness that contains a line, by bisection.
+def _least_thickness_factor(scaled, friction=None):
+    """Eq. (7): the least factor lam* on the thickness that contains a line (with ``friction``, one that also
+    meets eq. 5'), by bisection.
 
     Returns the upper end of the final bracket, a factor at which a line fits.
     """
     low, high = 0.0, 1.0
-    while not _fits(scaled, high):
+    while not _fits(scaled, high, friction):
         low, high = high, 2.0 * high
         if high > MAX_THICKNESS_FACTOR:
             raise ModelError("no thrust line with every joint in compression exists at any thickness",
                              path="section")
     while high - low > SAFETY_FACTOR_RELATIVE * high:
         middle = 0.5 * (low + high)
-        low, high = (low, middle) if _fits(scaled, middle) else (middle, high)
+        low, high = (low, middle) if _fits(scaled, middle, friction) else (middle, high)
     return high
 
 
@@ -513,6 +538,49 @@ def thrust_bounds(section, loads):
     return ThrustBounds(minimum=_line_or_none(scaled, _extreme_line(scaled, 1.0, -1.0)),
                         maximum=_line_or_none(scaled, _extreme_line(scaled, 1.0, 1.0)),
                         geometric_safety_factor=1.0 / factor, limit=limit)
+
+
+def limit_live_factor(section, dead, live, friction=None, start=1.0, relative=1e-4):
+    """Largest factor on the live loads at which a line fits the section (geometric safety factor at least 1,
+    as `thrust_bounds` finds it), with ``friction`` one that also passes the sliding check at every joint
+    (eq. 5'), by bisection.
+
+    Parameters
+    ----------
+    section : ArchSection
+    dead, live : VerticalLoads
+        Dead loads, and live loads at factor 1.
+    friction : float, optional
+        mu; left out, sliding is not checked (Heyman's no-sliding hypothesis).
+    start : float
+        A first factor to try; doubled until a line no longer fits.
+    relative : float
+        Width of the final bracket over its upper end.
+
+    Returns
+    -------
+    float, the lower end of the final bracket (a factor at which a line fits); 0 when none fits at any
+    positive factor tried.
+    """
+    def fits(factor):
+        loads = combined(dead, VerticalLoads(live.voussoir, live.x, factor * live.force))
+        try:
+            if friction is None:     # where thrust_bounds also finds the limit line
+                return thrust_bounds(section, loads).geometric_safety_factor >= 1.0
+            return _least_thickness_factor(_scaled(section, loads), friction) <= 1.0
+        except ModelError:    # no load, or no line at any thickness
+            return False
+
+    low, high = 0.0, float(start)
+    while fits(high):
+        low, high = high, 2.0 * high
+        if high > MAX_THICKNESS_FACTOR:
+            raise ModelError("a line fits at every live factor: the live loads do not load the arch toward "
+                             "collapse", path="live")
+    while high - low > relative * high:
+        middle = 0.5 * (low + high)
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
 
 
 def _line_or_none(scaled, coefficients):
