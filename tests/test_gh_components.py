@@ -257,7 +257,33 @@ def test_block_stress_of_the_middle_block_is_the_weight_it_carries(column, servi
     q = stress(result=out["result"], invariant="q")
     assert q["values"][middle] == pytest.approx(abs(sigma_zz), rel=FORCE_RTOL)
     stress(result=out["result"], invariant="mises")
-    assert stress.errors == ["Invariant must be p or q; got 'mises'"]
+    assert stress.errors == ["Invariant must be p, q, shear or dilation; got 'mises'"]
+    stress(result=out["result"], invariant="shear")
+    assert stress.errors == ["the result has no strains: they come with Simulate runs of walls whose blocks lie in "
+                             "a plane"]
+
+
+def test_block_stress_gives_the_cumulated_strain_of_a_collapsing_wall_and_its_indicator():
+    """Seed 001 sec. 3.1: with invariant shear or dilation, each block's centroid cell's cumulated strain
+    (eq. 18-19) as the result has it, coloured by its size, and kappa (eq. 59) at the run's end."""
+    from extrados.engine.generators import generate
+    from extrados_gh.items import Result
+
+    model = generate("wall_over_gap")
+    analysis = {"type": "dynamic", "duration": 0.1, "output_interval": 0.02}
+    result = Result(analyze(model, analysis).to_dict(), model, analysis)
+    strain = result.data["strain"]
+    stress = Component("Extrados_BlockStress")
+    for invariant in ("shear", "dilation"):
+        out = stress(result=result, invariant=invariant)
+        assert not stress.errors, stress.errors
+        assert out["ids"] == strain["blocks"] and out["values"] == strain[invariant]
+        assert out["kappa"] == strain["history"]["indicator"][-1] > 0.0
+        largest = out["values"].index(max(out["values"], key=abs))
+        assert out["colours"][largest] == result_components.TENSION_COLOUR
+        positions = {b["id"]: b["position"] for b in result.data["blocks"]}
+        first = out["centres"][0]
+        assert [first.X, first.Y, first.Z] == pytest.approx(positions[out["ids"][0]])
 
 
 def test_a_point_load_adds_to_the_joints_below(column, service):

@@ -277,3 +277,60 @@ def test_an_unconverged_verdict_is_flagged(page, tmp_path):
     run_static_from_file(page, tmp_path / "arch.json", generate("arch", voussoirs=10))
     assert page.evaluate("window.extrados.lastResult.warnings") == []
     assert not page.is_visible("#warnings")
+
+
+def _luminance(hex_colour):
+    r, g, b = (int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _assert_on_the_ramp(looks, values):
+    """Blocks coloured from light yellow (the lowest value) to dark red (the highest), darker as the value grows."""
+    ordered = sorted(values, key=values.get)
+    assert looks[ordered[-1]]["colour"] == "#800026"
+    luminance = [_luminance(looks[block]["colour"]) for block in ordered]
+    assert all(later <= earlier + 1.0 for earlier, later in zip(luminance, luminance[1:])), luminance
+    assert len({looks[block]["colour"] for block in ordered}) > len(ordered) // 3
+
+
+def test_blocks_are_coloured_by_their_stress_with_a_scale_in_kpa(page):
+    """Issue 21/22: colour by the block stress invariant p (seed 001 eq. 55), the ramp's range in the legend."""
+    page.select_option("#example", "arch")
+    page.select_option("#analysis-type", "static")
+    page.click("#run")
+    _wait_finished(page)
+    result = page.evaluate("window.extrados.lastResult")
+    page.select_option("#block-colouring", "p")
+    p = {block["id"]: block["p"] for block in result["blocks"] if not block["support"]}
+    looks = page.evaluate("window.extrados.blockLooks()")
+    _assert_on_the_ramp(looks, p)
+    legend = page.text_content("#legend")
+    assert "block stress p 0.00 Pa – " in legend and " kPa" in legend
+    shown = float(legend.split("block stress p 0.00 Pa – ")[1].split(" kPa")[0])
+    assert shown == pytest.approx(max(p.values()) / 1e3, rel=5e-3)
+    page.screenshot(path=str(ARTIFACTS / "viewer_arch_stress_p.png"))
+
+
+def test_a_collapsing_wall_is_coloured_by_its_cumulated_strain_with_the_indicator(page):
+    """Seed 001 sec. 3.1: the cumulated shear of each block's centroid cell (eq. 19) on the ramp, and the strain
+    indicator kappa (eq. 59) of the run in the legend; a static result has no strains and says so."""
+    page.select_option("#example", "wall_over_gap")
+    page.select_option("#analysis-type", "dynamic")
+    page.fill("#duration", "0.1")
+    page.fill("#output-interval", "0.02")
+    page.click("#run")
+    _wait_finished(page)
+    strain = page.evaluate("window.extrados.lastResult.strain")
+    page.select_option("#block-colouring", "shear")
+    looks = page.evaluate("window.extrados.blockLooks()")
+    shear = dict(zip(strain["blocks"], strain["shear"]))
+    assert max(shear.values()) > 0.0
+    _assert_on_the_ramp(looks, shear)
+    kappa = strain["history"]["indicator"][-1]
+    assert f"strain indicator κ = {kappa:.4g}"[:26] in page.text_content("#legend")
+    page.screenshot(path=str(ARTIFACTS / "viewer_wall_shear_strain.png"))
+    page.select_option("#analysis-type", "static")
+    page.click("#run")
+    _wait_finished(page)
+    page.select_option("#block-colouring", "dilation")
+    assert "cumulated dilation: none (strains come with dynamic runs of in-plane walls)" in page.text_content("#legend")

@@ -22,6 +22,8 @@ STATE_COLOURS = {"stick": (31, 111, 209), "slip": (242, 140, 40), "open": (154, 
 #: Blue (compression) through white to red (tension): the ramp of stress values.
 COMPRESSION_COLOUR, ZERO_COLOUR, TENSION_COLOUR = (33, 102, 172), (247, 247, 247), (178, 24, 43)
 STRESS_INVARIANTS = ("p", "q")
+#: Block Stress's strain invariants (seed 001 eq. 18-19), cumulated on the centroid cells of a Simulate run.
+STRAIN_INVARIANTS = ("shear", "dilation")
 CONVENTIONAL_LINES = ("minimum_thrust", "maximum_thrust", "limit")
 
 
@@ -114,14 +116,17 @@ def ramp(value, largest):
     return tuple(int(round(z + t * (e - z))) for z, e in zip(ZERO_COLOUR, end))
 
 
-@outputs("Centres", "Values", "Colours", "Axes", "Principal", "Ids")
+@outputs("Centres", "Values", "Colours", "Axes", "Principal", "Ids", "Kappa")
 def block_stress(context, result, invariant, scale):
     """Block Stress: each block's average stress (seed 001): p (mean pressure) or q (deviatoric), Pa,
-    and its principal axes drawn through the block's centre, ``scale`` metres per pascal."""
+    and its principal axes drawn through the block's centre, ``scale`` metres per pascal; or the cumulated
+    shear or dilation of its centroid cell (seed 001 eq. 18-19) with the strain indicator kappa (eq. 59)."""
     result = result_of(result)
     invariant = str(invariant or "p")
+    if invariant in STRAIN_INVARIANTS:
+        return block_strain(context, result, invariant)
     if invariant not in STRESS_INVARIANTS:
-        raise ValueError("Invariant must be p or q; got '%s'" % invariant)
+        raise ValueError("Invariant must be p, q, shear or dilation; got '%s'" % invariant)
     blocks = [b for b in result.data.get("blocks", []) if not b.get("support") and b.get("principal_stress")]
     values = [b[invariant] for b in blocks]
     largest = max([abs(v) for v in values] or [0.0])
@@ -145,7 +150,24 @@ def block_stress(context, result, invariant, scale):
                                conversions.rhino_point(g, [c + h for c, h in zip(centre, half)])))
     context.message("%s, %d blocks" % (invariant, len(blocks)))
     return (centres, values, [context.colour(ramp(v, largest)) for v in signed], axes, principal,
-            [b["id"] for b in blocks])
+            [b["id"] for b in blocks], None)
+
+
+def block_strain(context, result, invariant):
+    """Block Stress's outputs for a strain invariant: the blocks of the strain cells, their cumulated shear or
+    dilation (dimensionless, coloured white to red by its largest), no axes, and kappa at the run's end."""
+    strain = result.data.get("strain")
+    if not strain:
+        raise ValueError("the result has no strains: they come with Simulate runs of walls whose blocks lie in a "
+                         "plane")
+    values = list(strain[invariant])
+    largest = max([abs(v) for v in values] or [0.0])
+    positions = dict((b["id"], b["position"]) for b in result.data["blocks"])
+    centres = [conversions.rhino_point(context.geometry, positions[block_id]) for block_id in strain["blocks"]]
+    kappa = strain["history"]["indicator"][-1]
+    context.message("%s, %d cells, kappa %.3g" % (invariant, len(values), kappa))
+    return (centres, values, [context.colour(ramp(v, largest)) for v in values], [], [], list(strain["blocks"]),
+            kappa)
 
 
 @outputs("Geometry", "Transforms", "Time", "Ids")

@@ -20,7 +20,15 @@ const FILE_OPTION = '__file__';
 // A block of an unstable static result is "moving" when its speed is above this fraction of the fastest.
 const MOVING_FRACTION = 0.05;
 // The "Colour blocks by" choices that are not entity levels.
-const QUANTITY_COLOURINGS = ['state', 'displacement'];
+const QUANTITY_COLOURINGS = ['state', 'displacement', 'p', 'q', 'shear', 'dilation'];
+// Colourings by a value per block on the ramp: its legend label and how a value reads (seed 001: the block
+// stress invariants of eq. 55, the cumulated strains of eq. 18-19 on the centroid cells).
+const RAMP_COLOURINGS = {
+  p: {label: 'block stress p', format: formatStress},
+  q: {label: 'block stress q', format: formatStress},
+  shear: {label: 'cumulated shear strain', format: formatStrain},
+  dilation: {label: 'cumulated dilation', format: formatStrain},
+};
 
 /** Everything the page shows, in one place; `view` draws it. */
 const app = {
@@ -345,6 +353,18 @@ function formatForce(newtons) {
   return Math.abs(newtons) >= 1000 ? `${(newtons / 1000).toPrecision(3)} kN` : `${newtons.toPrecision(3)} N`;
 }
 
+/** Pascals as Pa, kPa or MPa. */
+function formatStress(pascals) {
+  const size = Math.abs(pascals);
+  if (size >= 1e6) return `${(pascals / 1e6).toPrecision(3)} MPa`;
+  return size >= 1e3 ? `${(pascals / 1e3).toPrecision(3)} kPa` : `${pascals.toPrecision(3)} Pa`;
+}
+
+/** A strain (dimensionless) with three digits. */
+function formatStrain(value) {
+  return value === 0 ? '0' : value.toPrecision(3);
+}
+
 function showSummary(result) {
   const rows = [];
   if (result) {
@@ -487,7 +507,24 @@ function displacements(result) {
   return largest;
 }
 
-/** Colour each block by its state, its displacement at the current frame, or its value of an entity level. */
+/**
+ * {values: Map id -> number, low, high} of the movable blocks for a ramp colouring, or null when the result has
+ * none: p and q (Pa) of every block; the cumulated shear and dilation of the strain cells (a dynamic run of an
+ * in-plane wall only).
+ */
+function rampValues(result, mode) {
+  const values = new Map();
+  if (mode === 'p' || mode === 'q') {
+    for (const block of result?.blocks || []) if (!block.support && block[mode] !== null) values.set(block.id, block[mode]);
+  } else if (result?.strain) {
+    result.strain.blocks.forEach((id, k) => values.set(id, result.strain[mode][k]));
+  }
+  if (!values.size) return null;
+  const all = [...values.values()];
+  return {values, low: Math.min(0, ...all), high: Math.max(0, ...all)};
+}
+
+/** Colour each block by its state, its displacement at the current frame, a value on the ramp, or its value of an entity level. */
 function colourBlocks() {
   if (colouringLevel()) {
     const colours = levelColours(app.model).blocks;
@@ -496,6 +533,10 @@ function colourBlocks() {
   }
   const result = app.result;
   const mode = $('block-colouring').value;
+  if (RAMP_COLOURINGS[mode]) {
+    colourByRamp(rampValues(result, mode));
+    return;
+  }
   const byId = new Map((result?.blocks || []).map((block, i) => [block.id, i]));
   const speeds = (result?.blocks || []).map((block) => Math.hypot(...block.velocity));
   const fastest = Math.max(0, ...speeds);
@@ -529,6 +570,18 @@ function colourBlocks() {
   }
 }
 
+/** Blocks with a value on the ramp from low to high; the others (supports, blocks without one) plain. */
+function colourByRamp(ramp) {
+  app.ramp = ramp;
+  for (const [id, group] of app.blocks) {
+    const material = group.userData.mesh.material;
+    const value = ramp?.values.get(id);
+    if (group.userData.support) material.color.setHex(COLOURS.support);
+    else if (value === undefined) material.color.setHex(COLOURS.block);
+    else material.color.copy(displacementColour(ramp.high > ramp.low ? (value - ramp.low) / (ramp.high - ramp.low) : 0));
+  }
+}
+
 // --- the legend --------------------------------------------------------------------
 
 function legendItem(kind, colour, text) {
@@ -550,6 +603,23 @@ function legendNote(text) {
   return note;
 }
 
+/** The legend of a ramp colouring: the ramp with its range and unit, or why there is none; for the strains
+ * also the strain indicator (seed 001 eq. 59) at the end of the run. */
+function rampLegend(mode) {
+  const {label, format} = RAMP_COLOURINGS[mode];
+  if (!app.ramp) {
+    const why = mode === 'p' || mode === 'q' ? 'no result' : 'strains come with dynamic runs of in-plane walls';
+    return [legendNote(`${label}: none (${why})`)];
+  }
+  const ramp = `linear-gradient(to right, ${DISPLACEMENT_RAMP_CSS.join(', ')})`;
+  const items = [legendItem('ramp', ramp, `${label} ${format(app.ramp.low)} – ${format(app.ramp.high)}`)];
+  if (mode === 'shear' || mode === 'dilation') {
+    const indicator = app.result.strain.history.indicator;
+    items.push(legendNote(`strain indicator κ = ${formatNumber(indicator[indicator.length - 1])}`));
+  }
+  return items;
+}
+
 function showLegend() {
   const items = [];
   const layerOn = (name) => document.querySelector(`input[data-layer="${name}"]`).checked;
@@ -562,6 +632,8 @@ function showLegend() {
     } else if ($('block-colouring').value === 'displacement') {
       const ramp = `linear-gradient(to right, ${DISPLACEMENT_RAMP_CSS.join(', ')})`;
       items.push(legendItem('ramp', ramp, `displacement 0 – ${(1000 * (app.largestDisplacement || 0)).toPrecision(3)} mm`));
+    } else if (RAMP_COLOURINGS[$('block-colouring').value]) {
+      items.push(...rampLegend($('block-colouring').value));
     } else {
       items.push(legendItem('swatch', COLOURS.block, 'block at rest'));
       if (app.result && !app.result.stable && app.result.analysis !== 'dynamic') items.push(legendItem('swatch', COLOURS.moving, 'block of the mechanism'));
