@@ -25,8 +25,11 @@ Variants (each changes the baseline in one respect):
     time_step_0.5ms     h = 0.5 ms
     plastic_impacts     the energy impact law off (restitution 1e-12: plain plastic impacts of eq. 28-30)
 
-Not variants: corner rounding (seed 000's sphere-swept margins; the engine has sharp corners only) and
-penetration recovery, a constant of the kernels (engine.contact.assemble.PENETRATION_RECOVERY, 0.05 of
+    rounded_10mm        corners rounded (seed 000's sphere-swept margins, figs. 4-5, whose radius it does not
+    rounded_25mm        give): every movable block's edges along the wall's normal, those it rocks on in plane,
+                        filleted with a radius of 10 or 25 mm (`rounded_block`)
+
+Not a variant: penetration recovery, a constant of the kernels (engine.contact.assemble.PENETRATION_RECOVERY, 0.05 of
 Phi/h a step): a contact at rest carries F = PENETRATION_RECOVERY Phi / c, so at rest the recovery acts
 as the compliance c / PENETRATION_RECOVERY, which soft_joints and stiff_joints sweep.
 
@@ -41,6 +44,9 @@ import math
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+
+import numpy as np
+from scipy.spatial import ConvexHull, HalfspaceIntersection
 
 from extrados import Model, analyze, generators
 from extrados.engine.generators.spandrel import keystone_id
@@ -62,12 +68,42 @@ VARIANTS = {
     "time_step_2ms": ({}, {}, {"time_step": 2e-3}),
     "time_step_0.5ms": ({}, {}, {"time_step": 5e-4}),
     "plastic_impacts": ({}, {}, {"restitution": 1e-12}),
+    "rounded_10mm": ({}, {}, {}),
+    "rounded_25mm": ({}, {}, {}),
 }
+#: m, the fillet radius of the rounded variants
+FILLETS = {"rounded_10mm": 0.010, "rounded_25mm": 0.025}
+#: Sides of the polygonal disc a fillet is swept with (besides the block's own face directions).
+FILLET_SIDES = 16
 
 
-def wall_document(pga, settings, motion):
-    """The seed's spandrel wall under the in-plane sine of peak acceleration ``pga`` (g)."""
+def rounded_block(block, radius):
+    """The block entry with its edges along y (the wall's normal) rounded to ``radius`` (m), as given points.
+
+    The block is shrunk in x-z (every face plane moved in by radius |n_xz|) and Minkowski-summed with a
+    polygonal disc of that radius in x-z, whose points include the directions of the block's own faces:
+    every face stays in its plane and each edge along y becomes a fillet of FILLET_SIDES-gon facets.
+    """
+    vertices = np.asarray(block["vertices"], float)
+    equations = ConvexHull(vertices).equations                      # n . x + d <= 0 inside
+    in_plane = np.linalg.norm(equations[:, [0, 2]], axis=1)
+    shrunk = HalfspaceIntersection(np.column_stack([equations[:, :3], equations[:, 3] + radius * in_plane]),
+                                   vertices.mean(axis=0)).intersections
+    angles = [math.atan2(n[2], n[0]) for n, size in zip(equations, in_plane) if size > 1e-9]
+    angles += [2.0 * math.pi * k / FILLET_SIDES for k in range(FILLET_SIDES)]
+    disc = radius * np.array([[math.cos(a), 0.0, math.sin(a)] for a in angles])
+    points = np.unique(np.round((shrunk[:, None, :] + disc[None, :, :]).reshape(-1, 3), 12), axis=0)
+    entry = {key: value for key, value in block.items() if key not in ("vertices", "faces")}
+    return dict(entry, points=points.tolist())
+
+
+def wall_document(pga, settings, motion, fillet=0.0):
+    """The seed's spandrel wall under the in-plane sine of peak acceleration ``pga`` (g), its movable blocks'
+    edges along y rounded to ``fillet`` (m) when positive."""
     document = generators.generate("spandrel_wall")
+    if fillet > 0.0:
+        document["blocks"] = [block if block.get("support") else rounded_block(block, fillet)
+                              for block in document["blocks"]]
     document["support_motion"] = {"kind": "sine", "direction": [1.0, 0.0, 0.0], "frequency": FREQUENCY,
                                   "amplitude": pga * G / (2.0 * math.pi * FREQUENCY) ** 2, **motion}
     document.setdefault("settings", {}).update(settings)
@@ -77,7 +113,7 @@ def wall_document(pga, settings, motion):
 def run(variant, pga, duration):
     """One run: the key stone's largest and final drop (m), the events, the solver's tally, seconds."""
     settings, motion, request = VARIANTS[variant]
-    model = Model.from_dict(wall_document(pga, settings, motion))
+    model = Model.from_dict(wall_document(pga, settings, motion, FILLETS.get(variant, 0.0)))
     started = time.perf_counter()
     result = analyze(model, {"type": "dynamic", "duration": duration, "time_step": TIME_STEP,
                              "output_interval": OUTPUT_INTERVAL, **request})

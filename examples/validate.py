@@ -93,6 +93,7 @@ RUNS = (
     Run("seed000_spandrel_arch", "seed000_spandrel_arch.py", (), ("--quick",)),
     Run("seed000_wall_unsupported_base", "seed000_wall_unsupported_base.py", (), ("--quick",)),
     Run("seed000_cylinder_dome", "seed000_cylinder_dome.py", (), ("--quick",)),
+    Run("seed001_strain_maps", "seed001_strain_maps.py", (), ("--quick",)),
     Run("construction_wall", "construction_wall.py", (), ("--courses", "4", "--blocks-per-course", "5")),
     Run("diagonal_compression", "diagonal_compression.py", (), ("--sets", "2", "--max-displacement", "2e-4")),
     Run("spandrel_wall_ground_motion", "spandrel_wall_ground_motion.py",
@@ -697,6 +698,33 @@ def seed000_cylinder_values(data):
     }
 
 
+def seed001_strain_values(data):
+    """docs/validation/seed001_strain.md: strain maps and kappa of a settlement and of base shaking (seed 001)."""
+    doc = data["seed001_strain_maps"]["seed001_strain_maps"]
+    cases, assumed = doc["cases"], doc["assumptions"]
+
+    def case(name, key):
+        return cases[name][key]
+    return {
+        "seconds": lambda: seconds_text(data, "seed001_strain_maps"),
+        "blocks": lambda: str(case("settlement", "cells")),
+        "courses": lambda: str(assumed["courses"]),
+        "interval_ms": lambda: f"{1000 * assumed['output_interval']:g}",
+        "kappa_settlement": lambda: f"{case('settlement', 'kappa'):.1f}",
+        "kappa_shaking": lambda: f"{case('shaking', 'kappa'):.1f}",
+        "ratio": lambda: f"{doc['ratio']:.2f}",
+        "paper_ratio": lambda: f"{doc['paper']['ratio']:.2f}",
+        "critical_settlement": lambda: f"{case('settlement', 'critical_cells')} of {case('settlement', 'cells')}",
+        "critical_shaking": lambda: f"{case('shaking', 'critical_cells')} of {case('shaking', 'cells')}",
+        "shear_settlement": lambda: f"{case('settlement', 'mean_shear'):.2g}",
+        "shear_shaking": lambda: f"{case('shaking', 'mean_shear'):.2g}",
+        "dilation_settlement": lambda: f"{case('settlement', 'mean_dilation'):.2g}",
+        "dilation_shaking": lambda: f"{case('shaking', 'mean_dilation'):.2g}",
+        "steps_settlement": lambda: str(case("settlement", "steps")),
+        "steps_shaking": lambda: str(case("shaking", "steps")),
+    }
+
+
 def construction_values(data):
     """docs/validation/construction.md: a wall built all at once, layer by layer, then settled (seed 001)."""
     doc = data["construction_wall"]["construction_wall"]
@@ -901,6 +929,7 @@ def spandrel_study_values(data):
         "table": table,
         "baseline_low": lambda: drop("baseline", low),
         "non_associated_low": lambda: drop("non_associated", low),
+        "rounded_low": lambda: drop("rounded_25mm", low),
     }
 
 
@@ -1006,6 +1035,8 @@ SECTIONS = (
               "seed000_wall_unsupported_base.png"),)),
     Section("seed000_cylinder", seed000_cylinder_values, ("seed000_cylinder_dome",),
             (("seed000_cylinder_dome", "seed000_cylinder_dome.png", "seed000_cylinder_dome.png"),)),
+    Section("seed001_strain", seed001_strain_values, ("seed001_strain_maps",),
+            (("seed001_strain_maps", "seed001_strain_maps.png", "seed001_strain_maps.png"),)),
     Section("construction", construction_values, ("construction_wall",),
             (("construction_wall", "construction_wall.png", "construction_wall.png"),)),
     Section("mortar_panel", mortar_panel_values, ("diagonal_compression",),

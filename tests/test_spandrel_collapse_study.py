@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 STUDY = Path(__file__).resolve().parents[1] / "examples" / "spandrel_collapse_study.py"
 
 
@@ -22,3 +24,26 @@ def test_the_study_tabulates_each_variant_and_the_ground_s_jump_settles_the_wall
         assert row["unconverged_steps"] == 0 and row["collapse_s"] is None
     assert rows["baseline"]["largest_drop_m"] > 2e-3          # measured 4.2 mm at 0.1 s
     assert rows["from_rest"]["largest_drop_m"] < 0.25 * rows["baseline"]["largest_drop_m"]  # measured 0.4 mm
+
+
+def test_a_rounded_block_keeps_its_faces_and_loses_its_edges_along_y():
+    """rounded_block on a 1 x 0.8 x 0.5 m box (x, y, z): the same bounding box (every face in its plane) and
+    the volume less, at each of the four edges along y, the square r^2 less a quarter of the 16-gon of radius r
+    (r^2 (1 - 2 sin 22.5 deg) each, against the circle's r^2 (1 - pi / 4))."""
+    import numpy as np
+    import trimesh
+
+    sys.path.insert(0, str(STUDY.parent))
+    from spandrel_collapse_study import rounded_block
+
+    from extrados.engine.generators import block_entry, box
+
+    radius = 0.025
+    block = block_entry("b", *box((0.0, 1.0), (0.0, 0.8), (0.0, 0.5)))
+    rounded = rounded_block(block, radius)
+    points = np.asarray(rounded["points"])
+    assert "vertices" not in rounded and rounded["id"] == "b"
+    np.testing.assert_allclose(points.min(axis=0), [0.0, 0.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(points.max(axis=0), [1.0, 0.8, 0.5], atol=1e-12)
+    lost = 4 * radius ** 2 * (1.0 - 2.0 * np.sin(np.pi / 8)) * 0.8
+    assert trimesh.convex.convex_hull(points).volume == pytest.approx(0.4 - lost, rel=1e-9)

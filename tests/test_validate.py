@@ -119,7 +119,8 @@ FIXTURES = {
          "collapse_s": None, "first_sliding_s": 0.001, "seconds": 100.0, "unconverged_steps": 0,
          "mean_iterations": 60.0}
         for variant, pga, drop in (("baseline", 0.2, 0.0062), ("baseline", 0.3, 0.06),
-                                   ("non_associated", 0.2, 0.0061), ("non_associated", 0.3, 0.05))]},
+                                   ("non_associated", 0.2, 0.0061), ("non_associated", 0.3, 0.05),
+                                   ("rounded_25mm", 0.2, 0.0069))]},
     "load_factor_arch": {"load_factor_arch": {
         "radius": 1.0, "voussoirs": 20, "friction": 0.8, "tolerance": 0.005,
         "rows": [{"thickness_over_radius": 0.15, "load_at": "quarter span", "nscd": 0.224, "limit_analysis": 0.226,
@@ -144,6 +145,10 @@ FIXTURES = {
                        "effective_horizontal_thrust_springing_crown_n": [12.1e3, 52.5e3],
                        "conventional_horizontal_thrust_n": 69.5e3, "effective_springing_angle_deg": 84.0,
                        "conventional_springing_angle_deg": 68.0}}},
+    "seed001_strain_maps": {"seed001_strain_maps": {
+        "assumptions": {"courses": 16, "output_interval": 0.01}, "paper": {"ratio": 1.67}, "ratio": 2.0,
+        "cases": {name: {"kappa": kappa, "cells": 248, "critical_cells": 22, "mean_shear": 3e-3, "mean_dilation": 3e-3,
+                         "steps": 1500} for name, kappa in (("settlement", 11.3), ("shaking", 22.6))}}},
     "seed000_wall_unsupported_base": {"seed000_wall_unsupported_base": {
         "parameters": {"gap": 7.6, "friction": 0.4}, "blocks": 165, "duration_s": 3.0, "time_step_s": 0.002,
         "fallen": ["c0b1", "c0b2", "c1b1"],
