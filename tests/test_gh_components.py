@@ -286,6 +286,26 @@ def test_block_stress_gives_the_cumulated_strain_of_a_collapsing_wall_and_its_in
         assert [first.X, first.Y, first.Z] == pytest.approx(positions[out["ids"][0]])
 
 
+def test_analyze_shows_each_warning_of_its_result_in_a_balloon(column, service):
+    """Issue 21: an unconverged verdict is flagged in Grasshopper too. No input of Analyze caps the solver, so the
+    component's result is replaced, between two solutions with the same inputs, by the engine's result of the same
+    column under a solver capped at 5 APGD iterations: the component shows it without analysing again, with each
+    of its warnings as a Warning balloon and Converged false."""
+    from extrados_gh import runtime
+
+    analyze_component, first = analyse(column, service)
+    assert first["converged"] is True and analyze_component.warnings == []
+    document = run_components.model_document(column["blocks"], column["materials"], [])
+    capped = dict(document, settings={"solver": "apgd", "max_iterations": 5})
+    data = analyze(capped, {"type": "static"}).to_dict()
+    assert [warning["code"] for warning in data["warnings"]] == ["unconverged_solve"]
+    state = runtime.sticky()["extrados:%s" % analyze_component.gh_component.InstanceGuid]
+    state["result"] = items.Result(data, capped, {"type": "static"})
+    again = analyze_component(blocks=column["blocks"], materials=column["materials"], service=service)
+    assert analyze_component.warnings == [data["warnings"][0]["message"]]
+    assert again["converged"] is False and again["result"].data is data
+
+
 def test_a_point_load_adds_to_the_joints_below(column, service):
     loads = Component("Extrados_Loads")(blocks=column["blocks"], points=[rhino3dm.Point3d(0.2, 0.2, 0.9)],
                                         forces=[rhino3dm.Vector3d(0, 0, -1000)])["loads"]

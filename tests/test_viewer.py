@@ -139,6 +139,16 @@ def run_static_from_file(page, path, model):
     _wait_finished(page)
 
 
+def run_example(page, example, analysis="static", fields=()):
+    """Pick an example and an analysis, fill (selector, value) fields, run it and wait for the result."""
+    page.select_option("#example", example)
+    page.select_option("#analysis-type", analysis)
+    for selector, value in fields:
+        page.fill(selector, value)
+    page.click("#run")
+    _wait_finished(page)
+
+
 def _canvas_image(page):
     data_url = page.evaluate("document.querySelector('#viewport canvas').toDataURL('image/png')")
     return Image.open(io.BytesIO(base64.b64decode(data_url.split(",", 1)[1]))).convert("RGB")
@@ -149,10 +159,7 @@ def _norm(vector):
 
 
 def test_static_arch_is_drawn(page):
-    page.select_option("#example", "arch")
-    page.select_option("#analysis-type", "static")
-    page.click("#run")
-    _wait_finished(page)
+    run_example(page, "arch")
 
     result = page.evaluate("window.extrados.lastResult")
     drawn = page.evaluate("window.extrados.drawn")
@@ -295,10 +302,7 @@ def _assert_on_the_ramp(looks, values):
 
 def test_blocks_are_coloured_by_their_stress_with_a_scale_in_kpa(page):
     """Issue 21/22: colour by the block stress invariant p (seed 001 eq. 55), the ramp's range in the legend."""
-    page.select_option("#example", "arch")
-    page.select_option("#analysis-type", "static")
-    page.click("#run")
-    _wait_finished(page)
+    run_example(page, "arch")
     result = page.evaluate("window.extrados.lastResult")
     page.select_option("#block-colouring", "p")
     p = {block["id"]: block["p"] for block in result["blocks"] if not block["support"]}
@@ -314,12 +318,7 @@ def test_blocks_are_coloured_by_their_stress_with_a_scale_in_kpa(page):
 def test_a_collapsing_wall_is_coloured_by_its_cumulated_strain_with_the_indicator(page):
     """Seed 001 sec. 3.1: the cumulated shear of each block's centroid cell (eq. 19) on the ramp, and the strain
     indicator kappa (eq. 59) of the run in the legend; a static result has no strains and says so."""
-    page.select_option("#example", "wall_over_gap")
-    page.select_option("#analysis-type", "dynamic")
-    page.fill("#duration", "0.1")
-    page.fill("#output-interval", "0.02")
-    page.click("#run")
-    _wait_finished(page)
+    run_example(page, "wall_over_gap", "dynamic", (("#duration", "0.1"), ("#output-interval", "0.02")))
     strain = page.evaluate("window.extrados.lastResult.strain")
     page.select_option("#block-colouring", "shear")
     looks = page.evaluate("window.extrados.blockLooks()")
@@ -329,8 +328,6 @@ def test_a_collapsing_wall_is_coloured_by_its_cumulated_strain_with_the_indicato
     kappa = strain["history"]["indicator"][-1]
     assert f"strain indicator κ = {kappa:.4g}"[:26] in page.text_content("#legend")
     page.screenshot(path=str(ARTIFACTS / "viewer_wall_shear_strain.png"))
-    page.select_option("#analysis-type", "static")
-    page.click("#run")
-    _wait_finished(page)
+    run_example(page, "wall_over_gap")
     page.select_option("#block-colouring", "dilation")
     assert "cumulated dilation: none (strains come with dynamic runs of in-plane walls)" in page.text_content("#legend")
