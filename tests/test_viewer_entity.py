@@ -35,8 +35,8 @@ def test_blocks_are_coloured_by_course_with_a_legend(page, tmp_path):  # noqa: F
     model = entity_wall()
     run_static_from_file(page, tmp_path / "entity_wall.json", model)
     offered = page.eval_on_selector_all("#block-colouring option", "options => options.map(o => o.value)")
-    assert offered == ["state", "displacement", "entity:wall", "entity:course", "entity:type",
-                       "entity:attributes.phase"]
+    assert offered == ["state", "displacement", "p", "q", "shear", "dilation", "entity:wall", "entity:course",
+                       "entity:type", "entity:attributes.phase"]
 
     page.select_option("#block-colouring", "entity:course")
     legend = page.inner_text("#legend")
