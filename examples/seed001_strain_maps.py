@@ -93,12 +93,9 @@ def cell_map(axis, result, field, title):
     strain = result["strain"]
     index = {block_id: k for k, block_id in enumerate(strain["blocks"])}
     origin, axes = np.asarray(strain["plane"]["origin"]), np.asarray(strain["plane"]["axes"])
-    drawn = {b["id"]: b["position"] for b in result["blocks"]}
-    frame0 = result["frames"][0]
-    order = [b["id"] for b in result["blocks"]]
-    start = {block_id: frame0["positions"][order.index(block_id)] for block_id in strain["blocks"]} \
-        if result["frames"] else drawn
-    xy = (np.array([start[block_id] for block_id in strain["blocks"]]) - origin) @ axes.T
+    row = {b["id"]: k for k, b in enumerate(result["blocks"])}
+    start = np.asarray(result["frames"][0]["positions"])[[row[block_id] for block_id in strain["blocks"]]]
+    xy = (start - origin) @ axes.T           # the centroids where the cells were drawn, at the first frame
     triangles = [[index[block_id] for block_id in triangle] for triangle in strain["triangles"]]
     mesh = Triangulation(xy[:, 0], xy[:, 1], triangles)
     shading = axis.tripcolor(mesh, np.asarray(strain[field]), shading="gouraud", cmap="magma_r")
