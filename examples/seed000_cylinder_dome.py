@@ -9,8 +9,9 @@ course height has fallen. The blocks that remain, in their original places, are 
 analysed statically: the resultants of the contact forces on their horizontal joints
 (fig. 10c) run from the axis toward the supports.
 
-Seed 000's cylinder holds about 1900 blocks, too many for a run of minutes here, so the
-default is a smaller cylinder with the same blocks (0.8 m rings, 0.5 m courses) and a gap
+Seed 000's cylinder holds about 1900 blocks: its 3 s take about 40 minutes on two cores (about 1 s a
+step, printed by tenth of the run), and in ours nothing falls (docs/validation.md: its rings hold gaps up
+to 5.6 m), so the default is a smaller cylinder with the same blocks (0.8 m rings, 0.5 m courses) and a gap
 as wide against its height as makes the centre fall (``--radius``, ``--height``,
 ``--courses``, ``--gap-radius`` give seed 000's: 8.1, 5.0, 10, 3.8). ``--quick`` runs 1 s
 only, a check of the set-up: the centre first creeps down (about 4 cm in the first 0.8 s) and
@@ -19,13 +20,17 @@ analysis; the fall in the full run starts from that slow creep (see docs/validat
 
 Writes OUT/seed000_cylinder_dome.png (a: the remaining blocks from below with one quarter
 hidden, b: side view of the remaining blocks cut on a vertical plane through the axis,
-c: resultants on the horizontal joints, plan and section) and OUT/seed000_cylinder_dome.json.
+c: resultants on the horizontal joints, plan and section) and OUT/seed000_cylinder_dome.json (with
+the seconds per step of each tenth of the run). ``--static-only`` prints the static verdict of the intact
+cylinder instead (the sweep of gaps, friction and rings in docs/validation.md).
 
     .venv/bin/python examples/seed000_cylinder_dome.py [--radius 4] [--height 2] [--courses 4]
-        [--gap-radius 3.2] [--duration 3.0] [--time-step 0.002] [--quick] [--out out]
+        [--gap-radius 3.2] [--friction 0.4] [--ring-width 0.8] [--blocks-per-ring 8]
+        [--duration 3.0] [--time-step 0.002] [--quick] [--static-only] [--out out]
 """
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -35,15 +40,51 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # noqa: E402
+from tqdm import tqdm  # noqa: E402
 
 from extrados import analyze, generators  # noqa: E402
 from seed000_figures import BLOCK_COLOUR, LINE_COLOUR  # noqa: E402
 
 CYLINDER = generators.GENERATORS["cylinder"]
+CYLINDER_DEFAULTS = {p.name: p.default for p in CYLINDER.parameters}
 #: A joint is horizontal when its unit normal's z component exceeds this (cos 25 deg).
 HORIZONTAL_NORMAL = 0.9
 OUTPUT_INTERVAL = 0.05   # s between frames
 QUICK_DURATION = 1.0     # s
+#: How a static verdict was reached (the result's verdict_by), in words.
+VERDICT_BY = {"static": "the static CCP", "settle run": "a settle run"}
+
+
+def timed_dynamic_run(document, duration, time_step):
+    """The dynamic run with a progress bar on standard error; its result document, the wall-clock seconds, and
+    the seconds per step of each tenth of the run (the cost per step changes as the blocks fall)."""
+    request = {"type": "dynamic", "duration": duration, "time_step": time_step, "output_interval": OUTPUT_INTERVAL}
+    stamps = [(0.0, time.perf_counter())]
+    with tqdm(total=1000, desc="dynamic run", bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}",
+              file=sys.stderr) as bar:
+        def progress(fraction):
+            bar.update(int(round(1000 * fraction)) - bar.n)
+            if fraction >= stamps[-1][0] + 0.1 - 1e-9 or fraction >= 1.0:
+                stamps.append((fraction, time.perf_counter()))
+
+        result = analyze(document, request, progress=progress).to_dict()
+    seconds = time.perf_counter() - stamps[0][1]
+    steps = result["steps"]
+    per_step = [(b[1] - a[1]) / ((b[0] - a[0]) * steps) for a, b in zip(stamps, stamps[1:]) if b[0] > a[0]]
+    return result, seconds, per_step
+
+
+def print_static_verdict(document, params):
+    """``--static-only``: whether the intact cylinder stands (static analysis), printed on one line."""
+    start = time.perf_counter()
+    result = analyze(document, {"type": "static"}).to_dict()
+    movable = sum(not block["support"] for block in document["blocks"])
+    decided_by = VERDICT_BY.get(result["verdict_by"], result["verdict_by"])
+    names = ("radius", "height", "courses", "gap_radius", "friction", "ring_width", "blocks_per_ring")
+    print(", ".join(f"{name} {params[name]:g}" for name in names) + f": {movable} blocks "
+          f"{'stand' if result['stable'] else 'do not stand'} (decided by {decided_by}; "
+          f"largest point speed after the static step {result['max_point_speed']:.3g} m/s) in "
+          f"{time.perf_counter() - start:.0f} s")
 
 
 def fallen_blocks(result, ids, supports, drop_limit):
@@ -166,6 +207,12 @@ def main():
     parser.add_argument("--height", type=float, default=2.0, help="height, m (seed 000: 5.0)")
     parser.add_argument("--courses", type=int, default=4, help="courses (seed 000: 10)")
     parser.add_argument("--gap-radius", type=float, default=3.2, help="circumradius of the octagon, m (seed 000: 3.8)")
+    parser.add_argument("--friction", type=float, default=CYLINDER_DEFAULTS["friction"], help="mu (seed 000: 0.4)")
+    parser.add_argument("--ring-width", type=float, default=CYLINDER_DEFAULTS["ring_width"], help="m, radial")
+    parser.add_argument("--blocks-per-ring", type=int, default=CYLINDER_DEFAULTS["blocks_per_ring"],
+                        help="blocks of the innermost ring (doubling outward)")
+    parser.add_argument("--static-only", action="store_true",
+                        help="only the static verdict of the intact cylinder (seconds at the seed's size)")
     parser.add_argument("--duration", type=float, default=3.0, help="simulated time, s")
     parser.add_argument("--time-step", type=float, default=0.002, help="h, s")
     parser.add_argument("--quick", action="store_true",
@@ -174,19 +221,19 @@ def main():
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    params = {p.name: p.default for p in CYLINDER.parameters}
-    params.update(radius=args.radius, thickness=args.radius, height=args.height, courses=args.courses,
-                  gap_radius=args.gap_radius)
+    params = dict(CYLINDER_DEFAULTS, radius=args.radius, thickness=args.radius, height=args.height,
+                  courses=args.courses, gap_radius=args.gap_radius, friction=args.friction, ring_width=args.ring_width,
+                  blocks_per_ring=args.blocks_per_ring)
     duration = QUICK_DURATION if args.quick else args.duration
 
     document = generators.generate("cylinder", **params)
+    if args.static_only:
+        print_static_verdict(document, params)
+        return
     ids = [block["id"] for block in document["blocks"]]
     supports = {block["id"] for block in document["blocks"] if block["support"]}
     course_height = params["height"] / params["courses"]
-    start = time.perf_counter()
-    dynamic = analyze(document, {"type": "dynamic", "duration": duration, "time_step": args.time_step,
-                                 "output_interval": OUTPUT_INTERVAL}).to_dict()
-    dynamic_seconds = time.perf_counter() - start
+    dynamic, dynamic_seconds, seconds_per_step = timed_dynamic_run(document, duration, args.time_step)
     fallen = fallen_blocks(dynamic, ids, supports, course_height)
     remaining = dict(document, blocks=[block for block in document["blocks"] if block["id"] not in set(fallen)])
     start = time.perf_counter()
@@ -198,13 +245,18 @@ def main():
                "blocks": len(ids) - len(supports), "fallen": sorted(fallen), "courses": rows,
                "remaining_stands": static["stable"], "static_verdict_by": static["verdict_by"],
                "outward_fraction": outward_fraction(joints), "dynamic_seconds": dynamic_seconds,
-               "static_seconds": static_seconds, "solver_steps": dynamic["solver_steps"]}
+               "static_seconds": static_seconds, "seconds_per_step_by_tenth": seconds_per_step,
+               "solver_steps": dynamic["solver_steps"]}
     plot_dome(params, document, remaining, static, fallen, out / "seed000_cylinder_dome.png")
     (out / "seed000_cylinder_dome.json").write_text(json.dumps({**summary, "remaining_result": static}, indent=1))
 
     print(f"cylinder R = {params['radius']} m, H = {params['height']} m, {params['courses']} courses, octagonal gap "
           f"of circumradius {params['gap_radius']} m: {summary['blocks']} blocks; {duration} s at h = "
           f"{args.time_step} s took {dynamic_seconds:.0f} s, the static analysis of the rest {static_seconds:.0f} s")
+    tally = dynamic["solver_steps"]
+    print(f"seconds per step, by tenth of the run: {' '.join(f'{s:.2f}' for s in seconds_per_step)}; "
+          f"{tally['mean_iterations']:.0f} solver iterations a step on average, {tally['unconverged_steps']} "
+          "steps unconverged")
     print(f"{'course':>6} {'blocks':>6} {'fallen':>6} {'open to r (m)':>13}")
     for row in rows:
         print(f"{row['course']:6d} {row['blocks']:6d} {row['fallen']:6d} {row['open_radius_m']:13.2f}")

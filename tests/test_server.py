@@ -4,6 +4,7 @@ jobs (progress, cancel, restart, expiry), limits, token and CORS, concurrency.
 Physics is checked elsewhere; here a result through HTTP must equal the engine's own, and every
 bad request must get its 4xx with the field path, never a 500.
 """
+import gc
 import json
 import os
 import re
@@ -321,10 +322,13 @@ def wait_until_warm(client, timeout=600.0):
 def test_health_reports_the_warm_up_and_the_service_answers_after_it(tmp_path):
     with running_service(data_dir=str(tmp_path / "cold")) as client:
         assert client.get("/health")[1]["engine"] == {"state": "off"}
+    frozen_before = gc.get_freeze_count()
     with running_service(data_dir=str(tmp_path / "warm"), warm_up=True) as client:
         assert client.get("/health")[1]["engine"]["state"] in ("warming", "ready")
         report = wait_until_warm(client)
         assert report["state"] == "ready" and report["seconds"] > 0.0
+        # what the warm-up loaded is out of the collector's full passes (server.warmup)
+        assert gc.get_freeze_count() > frozen_before
         status, result, _ = client.post("/v1/analyses", {"model": ARCH})
         assert status == 200 and result["stable"] is True and result["solver"]["converged"]
 
