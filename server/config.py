@@ -59,8 +59,9 @@ class Config:
     result_max_age_s, result_max_bytes : finished jobs older than the age, or the oldest ones
         past the total size of result files, expire (their files are deleted, the job says so).
     cached_models : geometries kept by the analysis cache for live updates.
-    warm_up : compile and load the engine's kernels in the background as the app starts
-        (`server.warmup`); `extrados serve` turns it on unless given --no-warm-up.
+    warm_up : compile and load the engine's kernels in the background as the app starts, then move every
+        object alive out of the garbage collector's full passes (gc.freeze, for a long-lived service process;
+        `server.warmup`); `extrados serve` turns it on unless given --no-warm-up.
     """
 
     host: str = "127.0.0.1"
