@@ -219,8 +219,6 @@ def main():
                         help=f"simulate {QUICK_DURATION} s only (a set-up check: nothing has fallen yet)")
     parser.add_argument("--out", default="out", help="output folder")
     args = parser.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     params = dict(CYLINDER_DEFAULTS, radius=args.radius, thickness=args.radius, height=args.height,
                   courses=args.courses, gap_radius=args.gap_radius, friction=args.friction, ring_width=args.ring_width,
                   blocks_per_ring=args.blocks_per_ring)
@@ -230,6 +228,8 @@ def main():
     if args.static_only:
         print_static_verdict(document, params)
         return
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     ids = [block["id"] for block in document["blocks"]]
     supports = {block["id"] for block in document["blocks"] if block["support"]}
     course_height = params["height"] / params["courses"]
