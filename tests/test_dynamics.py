@@ -97,6 +97,21 @@ def test_housner_reference_integrates_free_rocking_as_eq3():
     np.testing.assert_allclose(half_periods, eq3_half[:4], rtol=5e-3)
 
 
+def test_a_block_the_ground_never_lifts_rests_through_the_whole_trace():
+    """Below g tan alpha the ground cannot lift the block (eq. 1 needs |a_g| > g tan alpha): Housner's response is
+    theta = 0 from 0 to the end; it also rests to the end after a pulse once it has settled."""
+    body = RockingBody.rectangle(0.8, 5.0)                     # tan alpha = 0.16: uplift at 0.16 g
+    resting = rocking_response(body, lambda t: 0.1 * G * math.sin(2.0 * math.pi * t), 6.0)
+    assert resting["t"][0] == 0.0 and resting["t"][-1] == 6.0
+    assert resting["largest"] == 0.0 and not len(resting["impacts"]) and resting["overturned"] is None
+    t_record, record = pulse_record(0.5 * CRITICAL_PULSE, PULSE_FREQUENCY, 8.0)
+    width, height = PULSE_BLOCK
+    settled = rocking_response(RockingBody.rectangle(width, height), lambda t: float(np.interp(t, t_record, record)),
+                               8.0)
+    assert settled["t"][-1] == 8.0 and len(settled["impacts"]) and settled["overturned"] is None
+    assert np.all(settled["theta"][settled["t"] > settled["impacts"][-1] + 0.5] == 0.0)
+
+
 # --- forced rocking under a ground pulse (Housner's eq. 1 with a_g; engine.dynamics.rocking) --------
 #: A 0.4 x 2.0 m block under one sine pulse of 2 Hz: Housner's equation overturns it from
 #: a_p = 0.4573 g (found by bisection on engine.dynamics.rocking.rocking_response).

@@ -100,7 +100,8 @@ def rocking_response(body, ground_acceleration, duration, theta0=0.0, theta_dot0
     while t < duration and overturned is None:
         if theta == 0.0 and abs(theta_dot) <= settle:
             onset = _onset(body, ground_acceleration, t, duration, g)
-            if onset is None:
+            if onset is None:                       # at rest to the end: |a_g| never exceeds g tan alpha again
+                pieces.append(np.array([[t, duration], [0.0, 0.0], [0.0, 0.0]]))
                 break
             pieces.append(np.array([[t, onset], [0.0, 0.0], [0.0, 0.0]]))
             t, theta_dot = onset, 0.0
