@@ -59,11 +59,12 @@ def strain_wall(courses, blocks_per_course, settlement=0.0):
     return document
 
 
-def shaken_wall(courses, blocks_per_course, duration):
-    """The wall on both slabs moving along x with velocity PEAK_VELOCITY sin(2 pi f t), from rest."""
+def shaken_wall(courses, blocks_per_course, duration, direction=(1.0, 0.0, 0.0), peak_velocity=PEAK_VELOCITY):
+    """The wall on both slabs moving along ``direction`` (default x, along the wall) with velocity
+    ``peak_velocity`` sin(2 pi f t), from rest."""
     document = strain_wall(courses, blocks_per_course)
-    document["support_motion"] = {"kind": "sine", "direction": [1.0, 0.0, 0.0], "frequency": FREQUENCY,
-                                  "amplitude": PEAK_VELOCITY / (2.0 * math.pi * FREQUENCY), "start": "from_rest",
+    document["support_motion"] = {"kind": "sine", "direction": list(direction), "frequency": FREQUENCY,
+                                  "amplitude": peak_velocity / (2.0 * math.pi * FREQUENCY), "start": "from_rest",
                                   "duration": duration, "blocks": ["ground_left", "ground_right"]}
     return document
 

@@ -58,6 +58,14 @@ SPANDREL_SWEEP = ("0.3", "0.45")
 SPANDREL_HOUSNER = ("0.2", "0.3")
 #: Peak ground accelerations (g) of the in-plane sweep of settings (examples/spandrel_collapse_study.py).
 SPANDREL_STUDY = ("0.2", "0.3")
+#: Peak ground acceleration (g) of the sweep of block layouts, in plane and through the thickness: the seed's.
+SPANDREL_LAYOUT_PGA = "0.2"
+#: The settings' variants shaken through the wall's thickness (the rounded corners' fillets are in plane: not these).
+SPANDREL_OUT_OF_PLANE_SETTINGS = ("baseline", "from_rest", "non_associated", "soft_joints", "stiff_joints",
+                                  "loose_solver", "capped_solver", "time_step_2ms", "time_step_0.5ms",
+                                  "plastic_impacts")
+#: Cases of the strain indicator's study (examples/seed001_kappa_study.py).
+KAPPA_CASES = ("settlement", "x", "y", "z", "x@0.25", "x@0.5", "x@0.7")
 #: examples/hht_rocking.py's free-rocking and harmonic studies (its ensemble is a run of its own).
 HHT_STUDIES = ("concept", "steps", "amplitudes", "harmonic")
 
@@ -101,6 +109,17 @@ RUNS = (
         ("--duration", "0.2", "--steps-study", "--pga-sweep", *SPANDREL_SWEEP, "--housner", *SPANDREL_HOUSNER)),
     Run("spandrel_collapse_study", "spandrel_collapse_study.py", ("--pga", *SPANDREL_STUDY),
         ("--duration", "0.2", "--pga", SPANDREL_STUDY[0], "--variants", "baseline", "non_associated")),
+    Run("spandrel_layout_study", "spandrel_collapse_study.py", ("--layouts", "--pga", SPANDREL_LAYOUT_PGA),
+        ("--duration", "0.2", "--layouts", "--pga", SPANDREL_LAYOUT_PGA)),
+    Run("spandrel_out_of_plane_study", "spandrel_collapse_study.py",
+        ("--layouts", "--direction", "out_of_plane", "--pga", SPANDREL_LAYOUT_PGA),
+        ("--duration", "0.2", "--layouts", "--direction", "out_of_plane", "--pga", SPANDREL_LAYOUT_PGA)),
+    Run("spandrel_out_of_plane_settings", "spandrel_collapse_study.py",
+        ("--direction", "out_of_plane", "--pga", SPANDREL_LAYOUT_PGA, "--variants", *SPANDREL_OUT_OF_PLANE_SETTINGS),
+        ("--duration", "0.2", "--direction", "out_of_plane", "--pga", SPANDREL_LAYOUT_PGA, "--variants", "baseline",
+         "capped_solver")),
+    Run("seed001_kappa_study", "seed001_kappa_study.py", ("--cases", *KAPPA_CASES),
+        ("--cases", *KAPPA_CASES, "--quick")),
     Run("hht_rocking", "hht_rocking.py", ("--studies", *HHT_STUDIES, "--duration", "20"),
         ("--studies", *HHT_STUDIES, "--duration", "4")),
     Run("hht_rocking_ensemble", "hht_rocking.py",
@@ -722,6 +741,39 @@ def seed001_strain_values(data):
         "dilation_shaking": lambda: f"{case('shaking', 'mean_dilation'):.2g}",
         "steps_settlement": lambda: str(case("settlement", "steps")),
         "steps_shaking": lambda: str(case("shaking", "steps")),
+        **kappa_study_values(data),
+    }
+
+
+def kappa_study_values(data):
+    """The strain indicator's study (examples/seed001_kappa_study.py): kappa by shaking and threshold."""
+    doc = data["seed001_kappa_study"]["seed001_kappa_study"]
+    cases = {row["case"]: row for row in doc["cases"]}
+    shaking = [name for name in cases if name != "settlement"]
+    keys = [f"{threshold:g}" for threshold in doc["thresholds"]]
+
+    def ratio(name, key):
+        settled = cases["settlement"]["kappa"][key]
+        return cases[name]["kappa"][key] / settled if settled > 0.0 else None
+
+    def table():
+        rows = [[key] + [f"{cases[name]['kappa'][key]:.1f}" for name in cases]
+                + ["—" if ratio(name, key) is None else f"{ratio(name, key):.2f}" for name in shaking]
+                for key in keys]
+        return markdown_table(["threshold"] + [f"κ {name}" for name in cases] + [f"ratio {name}" for name in shaking],
+                              rows)
+
+    def nearest():
+        """The case and threshold whose ratio comes nearest the paper's."""
+        found = [(abs(ratio(name, key) - doc["paper"]["ratio"]), name, key)
+                 for name in shaking for key in keys if ratio(name, key) is not None]
+        _, name, key = min(found)
+        return f"{ratio(name, key):.2f} ({name} at {key})"
+    return {
+        "kappa_options": lambda: " ".join(data["seed001_kappa_study"]["validate_run"]["options"]),
+        "kappa_seconds": lambda: seconds_text(data, "seed001_kappa_study"),
+        "kappa_table": table,
+        "kappa_nearest": nearest,
     }
 
 
@@ -933,6 +985,51 @@ def spandrel_study_values(data):
     }
 
 
+def spandrel_layout_values(data):
+    """docs/validation/spandrel_layouts.md: the wall's block layouts shaken in plane and through the thickness."""
+    in_plane = {row["variant"]: row for row in data["spandrel_layout_study"]["study"]}
+    out_of_plane = {row["variant"]: row for row in data["spandrel_out_of_plane_study"]["study"]}
+    order = list(in_plane)                                  # the example writes its rows in its variants' order
+
+    def collapse(row):
+        return "—" if row["collapse_s"] is None else f"{row['collapse_s']:.2f}"
+
+    def row(variant):
+        inside, through = in_plane[variant], out_of_plane[variant]
+        return [variant, str(inside["blocks"]), f"{1e3 * inside['largest_drop_m']:.1f}", collapse(inside),
+                f"{1e3 * through['largest_drop_m']:.1f}", f"{1e3 * through['largest_sway_m']:.0f}", collapse(through),
+                f"{inside['seconds']:.0f} / {through['seconds']:.0f}"]
+
+    def standing(rows):
+        return sum(r["collapse_s"] is None for r in rows.values())
+
+    def options(run):
+        return " ".join(data[run]["validate_run"]["options"])
+
+    def settings_table():
+        rows = data["spandrel_out_of_plane_settings"]["study"]
+        return markdown_table(
+            ["variant", "key stone drop, largest (mm)", "key stone sway, largest (mm)", "collapse (s)",
+             "unconverged steps", "seconds"],
+            [[r["variant"], f"{1e3 * r['largest_drop_m']:.1f}", f"{1e3 * r['largest_sway_m']:.0f}", collapse(r),
+              str(r["unconverged_steps"]), f"{r['seconds']:.0f}"] for r in rows])
+    return {
+        "options_settings": lambda: options("spandrel_out_of_plane_settings"),
+        "settings_table": settings_table,
+        "options_in_plane": lambda: options("spandrel_layout_study"),
+        "options_out_of_plane": lambda: options("spandrel_out_of_plane_study"),
+        "pga": lambda: f"{next(iter(in_plane.values()))['pga_g']:g}",
+        "layouts": lambda: str(len(in_plane) - 1),
+        "table": lambda: markdown_table(
+            ["layout", "movable blocks", "in plane: key stone drop, largest (mm)", "collapse (s)",
+             "through the thickness: key stone drop, largest (mm)", "key stone sway, largest (mm)", "collapse (s)",
+             "seconds (in / through)"], [row(variant) for variant in order if variant in out_of_plane]),
+        "standing_in_plane": lambda: f"{standing(in_plane)} of {len(in_plane)}",
+        "standing_out_of_plane": lambda: f"{standing(out_of_plane)} of {len(out_of_plane)}",
+        "largest_drop_in_plane": lambda: f"{1e3 * max(r['largest_drop_m'] for r in in_plane.values()):.1f}",
+    }
+
+
 def runs_values(data):
     """docs/validation/runs.md: what ran, with which options, for how long."""
     def row(run):
@@ -1020,6 +1117,9 @@ SECTIONS = (
         ("spandrel_wall_ground_motion", f"spandrel_x_{SPANDREL_SWEEP[-1]}g_snapshots.png",
          f"spandrel-in-plane-{SPANDREL_SWEEP[-1]}g.png"))),
     Section("spandrel_collapse_study", spandrel_study_values, ("spandrel_collapse_study",)),
+    Section("spandrel_layouts", spandrel_layout_values,
+            ("spandrel_layout_study", "spandrel_out_of_plane_study", "spandrel_out_of_plane_settings"),
+            (("spandrel_out_of_plane_study", "keystone.png", "spandrel_out_of_plane_keystone.png"),)),
     Section("load_factor", load_factor_values, ("load_factor_arch",),
             (("load_factor_arch", "load_factor_arch.png", "load_factor_arch.png"),)),
     Section("thrust_lines", thrust_lines_values, ("arch_thrust_lines",),
@@ -1035,7 +1135,7 @@ SECTIONS = (
               "seed000_wall_unsupported_base.png"),)),
     Section("seed000_cylinder", seed000_cylinder_values, ("seed000_cylinder_dome",),
             (("seed000_cylinder_dome", "seed000_cylinder_dome.png", "seed000_cylinder_dome.png"),)),
-    Section("seed001_strain", seed001_strain_values, ("seed001_strain_maps",),
+    Section("seed001_strain", seed001_strain_values, ("seed001_strain_maps", "seed001_kappa_study"),
             (("seed001_strain_maps", "seed001_strain_maps.png", "seed001_strain_maps.png"),)),
     Section("construction", construction_values, ("construction_wall",),
             (("construction_wall", "construction_wall.png", "construction_wall.png"),)),

@@ -121,6 +121,28 @@ FIXTURES = {
         for variant, pga, drop in (("baseline", 0.2, 0.0062), ("baseline", 0.3, 0.06),
                                    ("non_associated", 0.2, 0.0061), ("non_associated", 0.3, 0.05),
                                    ("rounded_25mm", 0.2, 0.0069))]},
+    "spandrel_layout_study": {"study": [
+        {"variant": variant, "direction": "in_plane", "pga_g": 0.2, "duration_s": 6.0, "blocks": blocks,
+         "largest_drop_m": drop, "final_drop_m": drop, "largest_sway_m": 0.012, "collapse_s": None,
+         "first_sliding_s": 0.001, "seconds": 100.0, "unconverged_steps": 0, "mean_iterations": 60.0}
+        for variant, blocks, drop in (("voussoirs_9", 122, 0.0061), ("baseline", 129, 0.0064),
+                                      ("small_blocks", 437, 0.0071))]},
+    "spandrel_out_of_plane_study": {"study": [
+        {"variant": variant, "direction": "out_of_plane", "pga_g": 0.2, "duration_s": 6.0, "blocks": blocks,
+         "largest_drop_m": drop, "final_drop_m": drop, "largest_sway_m": 0.25, "collapse_s": collapse,
+         "first_sliding_s": 0.001, "seconds": 50.0, "unconverged_steps": 0, "mean_iterations": 60.0}
+        for variant, blocks, drop, collapse in (("baseline", 129, 0.0008, None), ("voussoirs_9", 122, 0.0009, None),
+                                                ("small_blocks", 437, 0.031, 4.5))]},
+    "spandrel_out_of_plane_settings": {"study": [
+        {"variant": variant, "direction": "out_of_plane", "pga_g": 0.2, "duration_s": 6.0, "blocks": 129,
+         "largest_drop_m": drop, "final_drop_m": drop, "largest_sway_m": 0.031, "collapse_s": None,
+         "first_sliding_s": 0.001, "seconds": 70.0, "unconverged_steps": 0, "mean_iterations": 60.0}
+        for variant, drop in (("baseline", 0.0008), ("soft_joints", 0.0058))]},
+    "seed001_kappa_study": {"seed001_kappa_study": {
+        "thresholds": [0.001, 0.01], "paper": {"ratio": 1.67},
+        "cases": [{"case": "settlement", "kappa": {"0.001": 11.3, "0.01": 2.0}},
+                  {"case": "x", "kappa": {"0.001": 156.3, "0.01": 90.0}},
+                  {"case": "z", "kappa": {"0.001": 20.0, "0.01": 0.0}}]}},
     "load_factor_arch": {"load_factor_arch": {
         "radius": 1.0, "voussoirs": 20, "friction": 0.8, "tolerance": 0.005,
         "rows": [{"thickness_over_radius": 0.15, "load_at": "quarter span", "nscd": 0.224, "limit_analysis": 0.226,
@@ -238,6 +260,14 @@ def test_the_numbers_are_the_runs(tmp_path):
     assert "both pass α (3.50 s, Housner 3.50 s) and overturn" in text
     assert "stops unconverged at 5,000 iterations (residual 2.4e-05) out of plane" in text
     assert "the fixed slab's reaction grows from 83 to 105 kN" in text
+    # the layouts (in plane and through the thickness side by side), the settings through the thickness
+    assert "| small_blocks | 437 | 7.1 | — | 31.0 | 250 | 4.50 | 100 / 50 |" in text
+    assert "(3 of 3 stand; the key stone settles by\n7.1 mm at most, " in text
+    assert "every wall whose blocks span the\nthickness stands** (2 of 3 stand)" in text
+    assert "| soft_joints | 5.8 | 31 | — | 0 | 70 |" in text
+    # kappa of each case at each threshold, and each shaking's ratio to the settlement
+    assert "| 0.001 | 11.3 | 156.3 | 20.0 | 13.83 | 1.77 |" in text
+    assert "| 0.01 | 2.0 | 90.0 | 0.0 | 45.00 | 0.00 |" in text
     assert "| their τ / σ (elastic continuum 1.89) | 1.04 | 1.04 |" in text
     assert "here\nset 1 662 kN (2.55×), set 2 634 kN (2.44×)" in text and "224 kN, near the paper's" in text
     assert "| law: 12.45 | 6 | 0.100 | 0.050 | 0.112 | 0.9400 | 1.0 |" in text
