@@ -767,6 +767,8 @@ def kappa_study_values(data):
         """The case and threshold whose ratio comes nearest the paper's."""
         found = [(abs(ratio(name, key) - doc["paper"]["ratio"]), name, key)
                  for name in shaking for key in keys if ratio(name, key) is not None]
+        if not found:
+            return "none: the settlement leaves no cell critical at any threshold"
         _, name, key = min(found)
         return f"{ratio(name, key):.2f} ({name} at {key})"
     return {
