@@ -191,8 +191,8 @@ def plastic_energy_ratio(model, state, settings, contacts, joints, was_open, imp
     velocity but for the gyroscopic term; from ``impulse`` (n_c, 3) N s),
     the supports at the ground's start velocity, energies in the settings' ground frame.
 
-    At most 1: a plastic impact of rigid blocks dissipates (Kelvin), and a ratio above 1 is the gap terms'
-    (Phi/h of contacts that overlap) work on blocks that barely approach. Unbounded, it wrecked a wall on a
+    At most 1: a plastic impact of rigid blocks dissipates (Kelvin), so a ratio above 1 is numerical (the
+    unloaded solve's gap and compliance terms acting on blocks that barely approach). Unbounded, it wrecked a wall on a
     table shaken vertically at 1.28 g: a course resting on the rising table had T(v-) = 1e-30 J and the law
     scaled it by 1.7e25 (tests/test_impact_energy.py)."""
     mech, frame, supports = model.mechanics, settings.ground_frame, settings.support_velocity
