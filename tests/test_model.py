@@ -35,6 +35,51 @@ def test_tetrahedron_mass_properties_match_closed_form():
     assert inertia[1, 2] == pytest.approx(m * b * c / 80.0, rel=1e-10)
 
 
+def convex_hull_blocks(count, offset, seed=1):
+    """``count`` random convex polyhedra (vertices, outward triangle faces) of about a metre, shifted by
+    ``offset`` (m)."""
+    from scipy.spatial import ConvexHull
+
+    rng = np.random.default_rng(seed)
+    blocks = []
+    for _ in range(count):
+        points = rng.normal(size=(12, 3)) * [1.0, 2.0, 0.5]
+        hull = ConvexHull(points)
+        used = np.unique(hull.simplices)
+        local = np.full(len(points), -1)
+        local[used] = np.arange(used.size)
+        vertices = points[used]
+        faces = []
+        for simplex in hull.simplices:
+            a, b, c = vertices[local[simplex]]
+            outward = np.dot(np.cross(b - a, c - a), a - vertices.mean(axis=0)) > 0.0
+            faces.append(list(local[simplex] if outward else local[simplex][::-1]))
+        blocks.append((vertices + offset, faces))
+    return blocks
+
+
+def test_mass_properties_of_many_blocks_equal_trimeshs_and_do_not_depend_on_where_a_block_is():
+    """engine.geometry.polyhedron.unit_mass_properties integrates all blocks in one pass: trimesh's per-mesh
+    integrals agree to rounding near the origin, and 1 km away the same blocks keep their volume and inertia
+    to 1e-12 (trimesh, integrating about the origin, keeps 6 digits there)."""
+    import trimesh
+
+    from extrados.engine.geometry.polyhedron import triangulate, unit_mass_properties
+
+    near = convex_hull_blocks(40, np.zeros(3))
+    volume, centre, inertia = unit_mass_properties(near)
+    for k, (vertices, faces) in enumerate(near):
+        expected = trimesh.triangles.mass_properties(vertices[triangulate(faces)], density=1.0)
+        assert volume[k] == pytest.approx(expected.volume, rel=1e-12)
+        np.testing.assert_allclose(centre[k], expected.center_mass, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(inertia[k], expected.inertia, rtol=0, atol=1e-12 * np.abs(expected.inertia).max())
+    shift = np.array([1000.0, -700.0, 300.0])
+    far_volume, far_centre, far_inertia = unit_mass_properties(convex_hull_blocks(40, shift))
+    np.testing.assert_allclose(far_volume, volume, rtol=1e-12)
+    np.testing.assert_allclose(far_centre, centre + shift, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(far_inertia, inertia, rtol=0, atol=1e-12 * np.abs(inertia).max())
+
+
 def test_faces_are_oriented_outward_automatically():
     block = box_block("b", (0, 0, 0), (1, 1, 1))
     block["faces"] = [f[::-1] for f in block["faces"]]        # all inward

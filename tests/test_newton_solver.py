@@ -124,3 +124,35 @@ def test_newton_hands_over_after_patience_steps_without_progress(monkeypatch):
     monkeypatch.setattr(newton, "PROGRESS", 0.0)
     _, held_residual, held_steps = newton.newton_steps(dual_of(problem)[1], w, 1e-14, newton.MAX_NEWTON_STEPS, None)
     assert held_steps == 3 < free_steps and free_residual < held_residual
+
+
+def test_the_sticking_start_solves_the_all_sticking_problem():
+    """(N5): w of ``sticking_start`` zeroes the gradient of the quadratic Psi with Pi' = 1, M w + D E^-1 (r +
+    D^T w) = 0, on a problem whose contacts are not all sticking at the solution."""
+    problem = problems.random_problem(4, n_bodies=12, n_supports=2, n_contacts=20, equal_tangents=True)
+    space, dual = dual_of(problem)
+    w = newton.sticking_start(dual)
+    velocity = np.zeros((problem.n_bodies, 6))
+    velocity[space.movable] = w
+    sticking = -(problem.rhs + problem.contact_velocity(velocity)) / problem.compliance
+    gradient, _, scale = newton.dual_gradient(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b,
+                                              sticking, space.index, space.mass_blocks, w)
+    assert np.abs(gradient).max() <= 1e-9 * scale
+
+
+def test_a_stack_under_gravity_is_solved_by_the_sticking_start_alone():
+    """Every joint of a column of boxes on the ground is compressed and sticks, so the all-sticking solution
+    (N5) is the CCP's (the conic reference's impulses): each joint carries the weight above it, m g h per box,
+    a quarter at each corner (less what the joints' compliance lets the boxes keep moving, 0.4 % here)."""
+    scene = problems.stack(n_boxes=5)
+    problem = scene.problem
+    _, dual = dual_of(problem)
+    w = newton.sticking_start(dual)
+    dual.evaluate(w)
+    assert problem.residual(dual.gamma) <= 1e-9
+    reference = solve(problem, "reference", tolerance=1e-12).gamma
+    weight = scene.mass * problems.GRAVITY * scene.step
+    assert np.abs(dual.gamma - reference).max() <= 1e-6 * weight
+    above = np.repeat(np.arange(5, 0, -1), 4)                     # boxes above each corner's joint
+    assert dual.gamma[:, 0] == pytest.approx(above * weight / 4, rel=5e-3)
+    assert np.abs(dual.gamma[:, 1:]).max() <= 1e-9 * weight

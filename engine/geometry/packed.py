@@ -73,22 +73,19 @@ def pack_polyhedra(vertices_list, faces_list):
     """
     if len(vertices_list) != len(faces_list):
         raise ValueError(f"pack_polyhedra: {len(vertices_list)} vertex arrays but {len(faces_list)} face lists")
-    vertex_blocks, loops, face_counts, edges, edge_faces = [], [], [], [], []
-    for block, (vertices, faces) in enumerate(zip(vertices_list, faces_list)):
-        faces = [[int(k) for k in face] for face in faces]
+    faces_list = [[[int(k) for k in face] for face in faces] for faces in faces_list]
+    for block, faces in enumerate(faces_list):
         _check_sizes(block, faces)
-        block_edges, block_edge_faces = unique_edges(block, faces)
-        vertex_blocks.append(np.asarray(vertices, dtype=np.float64).reshape(-1, 3))
-        loops.extend(faces)
-        face_counts.append(len(faces))
-        edges.append(block_edges)
-        edge_faces.append(block_edge_faces)
+    vertex_blocks = [np.asarray(vertices, dtype=np.float64).reshape(-1, 3) for vertices in vertices_list]
+    loops = [face for faces in faces_list for face in faces]
     vertex_local = np.ascontiguousarray(np.concatenate(vertex_blocks))
     vertex_start = _offsets([len(v) for v in vertex_blocks])
-    face_start = _offsets(face_counts)
+    face_start = _offsets([len(faces) for faces in faces_list])
     face_vertex = np.array([k for loop in loops for k in loop], dtype=np.int64)
     face_vertex_start = _offsets([len(loop) for loop in loops])
     _check_vertex_indices(face_vertex, face_vertex_start[face_start], vertex_start)
+    edge_vertex, edge_face, edge_start = all_unique_edges(faces_list, face_start, face_vertex, face_vertex_start,
+                                                          vertex_start)
     face_normal, face_offset = face_planes(vertex_local, vertex_start, face_start, face_vertex, face_vertex_start)
     return PackedPolyhedra(
         vertex_local=vertex_local,
@@ -98,9 +95,9 @@ def pack_polyhedra(vertices_list, faces_list):
         face_start=face_start,
         face_vertex=face_vertex,
         face_vertex_start=face_vertex_start,
-        edge_vertex=np.ascontiguousarray(np.concatenate(edges)),
-        edge_face=np.ascontiguousarray(np.concatenate(edge_faces)),
-        edge_start=_offsets([len(e) for e in edges]),
+        edge_vertex=edge_vertex,
+        edge_face=edge_face,
+        edge_start=edge_start,
         radius=np.sqrt(np.maximum.reduceat((vertex_local * vertex_local).sum(axis=1), vertex_start[:-1])),
     )
 
@@ -132,6 +129,37 @@ def face_planes(vertex_local, vertex_start, face_start, face_vertex, face_vertex
             normal[f] /= np.sqrt(np.dot(normal[f], normal[f]))
             offset[f] = np.dot(normal[f], centroid)
     return normal, offset
+
+
+def all_unique_edges(faces_list, face_start, face_vertex, face_vertex_start, vertex_start):
+    """`unique_edges` of every block in one numpy pass: (n_edges_total, 2) local vertex pairs and faces, in
+    each block's order of first appearance, and (n_blocks + 1,) offsets. A block whose edges are not each
+    shared by exactly two faces (or too many) is handed to `unique_edges`, which says what is wrong."""
+    n_faces = np.diff(face_start)
+    corner_face = np.repeat(np.arange(face_vertex_start.size - 1), np.diff(face_vertex_start))
+    corner_block = np.repeat(np.arange(n_faces.size), np.diff(face_vertex_start[face_start]))
+    following = np.arange(1, face_vertex.size + 1)
+    following[face_vertex_start[1:] - 1] = face_vertex_start[:-1]
+    first, second = face_vertex, face_vertex[following]
+    span = int(np.diff(vertex_start).max(initial=1))
+    keys = (corner_block * span + np.minimum(first, second)) * span + np.maximum(first, second)
+    _, first_corner, inverse, count = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+    edge_count = np.bincount(corner_block[first_corner], minlength=n_faces.size)
+    bad = np.unique(corner_block[first_corner[(count != 2)]])
+    if bad.size or np.any(edge_count >= MAX_EDGES_PER_BLOCK):
+        block = int(bad[0]) if bad.size else int(np.flatnonzero(edge_count >= MAX_EDGES_PER_BLOCK)[0])
+        unique_edges(block, faces_list[block])
+    order = np.argsort(first_corner, kind="stable")                 # edges by first appearance, block by block
+    other_corner = np.empty_like(first_corner)
+    corners = np.argsort(inverse, kind="stable")                     # each edge's two corners, first one first
+    other_corner[inverse[corners[1::2]]] = corners[1::2]
+    edge_first = first_corner[order]
+    block_of_edge = corner_block[edge_first]
+    local_face = corner_face - np.repeat(face_start[:-1], np.diff(face_vertex_start[face_start]))
+    edge_vertex = np.column_stack([first[edge_first], second[edge_first]])
+    edge_face = np.column_stack([local_face[edge_first], local_face[other_corner[order]]])
+    return (np.ascontiguousarray(edge_vertex), np.ascontiguousarray(edge_face),
+            _offsets(np.bincount(block_of_edge, minlength=n_faces.size)))
 
 
 def unique_edges(block, faces):

@@ -4,15 +4,14 @@ static CCP left unconverged a bounded retry with the interior-point solver (engi
 the steps of a run, a `RunPlan` that retries the same way and keeps the solver that converges.
 
 Newton first. On the 40-voussoir arch the Newton solver, its H factorised by the band Cholesky of
-engine.solvers.banded, takes 26 steps and 9 ms to 1e-7, APGD 1,608 iterations and 29 ms (the
-20-voussoir: 5 ms and 6 ms; benchmarks/solvers.py). Where the band is wide its steps factorise by the
-supernodal block Cholesky of engine.solvers.block_cholesky, and Newton runs first while that factor costs
-at most ``NEWTON_WORK`` flops: domes of 72-288 blocks in 31-44 steps, 1.8-3.7 times faster than APGD
-(the 289-block dome at 1.05 t_min in 0.25 s against 0.83 s); compas_dem's 800-block dome under half a g
-sideways in 74 steps and 2.9 s, where APGD stops at 5,000 iterations unconverged; walls of 100-5,000
-blocks in 13-20 steps, as fast as APGD at 1,000 blocks (0.59 s against 0.58 s) and faster at 5,000
-(17 steps, 3.0-3.4 s, 1.5 billion flops a step, against 1,144 iterations and 4.2 s). Above it APGD, whose
-passes are matrix-free, is kept.
+engine.solvers.banded, takes 18 steps and 4 ms to 1e-7, APGD 1,748 iterations and 22 ms (the
+20-voussoir: 3 ms and 5 ms; benchmarks/solvers.py, 2026-11-29). Where the band is wide its steps factorise
+by the supernodal block Cholesky of engine.solvers.block_cholesky, and Newton runs first while that factor
+costs at most ``NEWTON_WORK`` flops: the 289-block dome at 1.05 t_min in 19 steps and 0.04 s against APGD's
+0.34 s; compas_dem's 800-block dome with aligned hoops at 0.3-0.32 g sideways (its collapse factor 0.31) in
+42-50 steps and 0.5 s; walls of 100-5,000 blocks in 7 steps, 3 times faster than APGD at 1,000 blocks
+(0.11 s against 0.32 s) and at 5,000 (1.0 s, 1.5 billion flops a step, against 1,156 iterations and 2.7 s).
+Above it APGD, whose passes are matrix-free, is kept.
 
 APGD (engine.solvers.apgd) is the fastest solver per unit of accuracy on the engine's problems: one
 matrix-free pass per iteration, and warm starts across the steps of a dynamic run. Its iteration

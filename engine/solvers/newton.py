@@ -21,20 +21,25 @@ residual reported and tested is the CCP's own (``Problem.residual`` of gamma(w))
 Why it takes tens of steps where APGD takes thousands. The stiff directions of H (E^-1, the compliance
 that pins the self-stress of statically indeterminate joints, cond(N) ~ 1e10) are solved exactly by the
 factorisation; what is left for the iteration is finding which contacts are open, sticking or sliding.
-From a cold start that is done through softer compliances first (``SOFTENING``), each level from the
-last's w. Each step factorises H, of order 6 n_b with the sparsity of the blocks' adjacency: by the band
+From a cold start that is done from the all-sticking solution (N5, `sticking_start`: every joint a
+bilateral elastic spring, one linear solve) through softer compliances (``SOFTENING``), each level from the
+last's w. From w = 0 every joint between blocks that fall together starts at the apex of its cone (z = 0:
+a static problem's r is non-zero only at the supports), so the first steps guess every state; the
+all-sticking solution has a wall's or a dome's joints compressed where they will be and leaves Newton the
+few that open or slide (the 1,036-block wall: 7 steps instead of 19; the dome at 1.05 t_min 19 instead of
+32). Each step factorises H, of order 6 n_b with the sparsity of the blocks' adjacency: by the band
 Cholesky of engine.solvers.banded in reverse Cuthill-McKee order where the band is narrow (arches,
 columns, small walls), else by the block Cholesky of engine.solvers.block_cholesky in minimum degree
 order (SuperLU where a pivot is not positive in rounding). Where Newton does not finish (``MAX_NEWTON_STEPS``, or its
 rounding floor, ``NEWTON_HANDOVER``) APGD continues from its best point, as after the interior-point
 solver.
 
-Measured (benchmarks/solvers.py, 2 shared cores, from zero to 1e-7): 20-40 Newton steps on the static and
-collapse cases (APGD: 672-2,268 iterations). The 40-voussoir arch in 9 ms against APGD's 29 ms (banded);
-by the block Cholesky (7.5 ms a factorisation of the dome's H, SuperLU 14-18 ms) the dome at 1.05 t_min
-in 0.36-0.46 s against APGD's 0.74-0.84 s, the 1,036-block wall in 0.91-0.99 s against 0.80 s (42 ms a
-factorisation: six times H's blocks), the cylinder's and the wall-over-a-gap's collapse steps in 0.39 and
-0.11 s against 0.41 and 0.18 s. On the spandrel step at h = 0.02 s it stalls above the handover (sliding contacts change
+Measured (benchmarks/solvers.py, 2 cores, from zero to 1e-7, 2026-11-29): 7-23 Newton steps on the static
+and collapse cases (APGD: 680-2,716 iterations). The 40-voussoir arch in 4 ms against APGD's 22 ms
+(banded); by the block Cholesky the dome at 1.05 t_min in 0.04 s against APGD's 0.34 s, the 1,036-block
+wall in 0.11 s against 0.32 s, the 5,026-block wall in 1.0 s against 2.7 s (7 steps; before the sticking
+start 17 steps, 2.3 s), the cylinder's and the wall-over-a-gap's collapse steps in 0.08 and 0.05 s
+against 0.16 and 0.09 s. On the spandrel step at h = 0.02 s it stalls above the handover (sliding contacts change
 state back and forth) and APGD does not finish either; the interior-point solver does (47 iterations,
 0.28 s). ``auto`` (engine.solvers.auto) therefore runs it first on static problems with a narrow band.
 
@@ -71,10 +76,12 @@ PROGRESS = 0.9
 #: 168 iterations from them, 225 from zero); a start from the solution under other loads is not (the
 #: static solves of a 34-block wall's load factor: 876 iterations from such starts, 43 from zero).
 WARM_STEPS = 6
-#: Continuation from a cold start: the compliance factors of the softer problems solved first, each from
-#: the last's w (the stiff problem from w = 0 changes few contacts' states per step: 26 steps on the
-#: 40-voussoir arch, 18 through these levels), each to ``LEVEL_TOLERANCE`` or ``LEVEL_STEPS``.
-SOFTENING = (1e6, 1e4, 1e2)
+#: Continuation from a cold start: the compliance factors of the softer problems solved first, the first from
+#: its all-sticking solution (N5), each next from the last's w, each to ``LEVEL_TOLERANCE`` or ``LEVEL_STEPS``
+#: (from N5 at (1e6, 1e4, 1e2), at these levels and at the stiff problem alone: the 1,036-block wall 5, 4 and
+#: 3 steps, the dome 14, 12 and 21 with 2,508 APGD iterations after them, the collapsing cylinder 18, 18 and
+#: 28; from w = 0 through (1e6, 1e4, 1e2): 19, 32 and 16).
+SOFTENING = (1e4, 1e2)
 LEVEL_TOLERANCE = 1e-6
 LEVEL_STEPS = 15
 #: The line search stops where |phi'(t)| <= LINE_SEARCH_SLOPE |phi'(0)|, or after LINE_SEARCH_EVALUATIONS.
@@ -336,10 +343,14 @@ class Dual:
                                               self.space.index, self.space.mass_blocks, w)
         return gradient, (size / scale if scale > 0.0 else (0.0 if size == 0.0 else np.inf))
 
-    def hessian_blocks(self):
-        """The (n_slots, 6, 6) blocks of H (N4) at the z of the last ``evaluate``."""
+    def hessian_blocks(self, sticking=False):
+        """The (n_slots, 6, 6) blocks of H (N4) at the z of the last ``evaluate``; ``sticking``: with Pi' = 1
+        at every contact (H of the all-sticking problem, (N5))."""
         p, space = self.problem, self.space
-        jacobian = cohesive_projection_jacobian(self.scaled, self.friction, self.cohesion)
+        if sticking:
+            jacobian = np.broadcast_to(np.eye(3), (p.n_contacts, 3, 3)).copy()
+        else:
+            jacobian = cohesive_projection_jacobian(self.scaled, self.friction, self.cohesion)
         blocks = np.empty((space.n_slots, 6, 6))
         hessian_blocks(p.body_a, p.body_b, p.jacobian_a, p.jacobian_b, self.roots, jacobian, space.slots,
                        space.mass_blocks, space.diagonal_slots, blocks)
@@ -349,14 +360,15 @@ class Dual:
         """H (N4) at the z of the last ``evaluate``, sparse (CSC)."""
         return self.space.matrix(self.hessian_blocks())
 
-    def newton_step(self, gradient):
+    def newton_step(self, gradient, sticking=False):
         """-H^-1 grad (n_m, 6): by the band Cholesky of engine.solvers.banded where H's band is narrow
         (``BANDED_WORK``), else by the block Cholesky of engine.solvers.block_cholesky (SuperLU where a pivot
-        is not positive in rounding); each with ``REFINEMENTS`` steps of iterative refinement."""
+        is not positive in rounding); each with ``REFINEMENTS`` steps of iterative refinement. ``sticking``:
+        H of the all-sticking problem (`hessian_blocks`)."""
         space = self.space
         if not space.banded:
-            return self.sparse_newton_step(gradient)
-        band = band_from_blocks(self.hessian_blocks(), space.pairs, space.rank, space.band_width)
+            return self.sparse_newton_step(gradient, sticking)
+        band = band_from_blocks(self.hessian_blocks(sticking), space.pairs, space.rank, space.band_width)
         factor = band.copy()
         if not band_cholesky(factor):
             return newton_step(self.hessian(), gradient.ravel()).reshape(-1, 6)
@@ -368,10 +380,10 @@ class Dual:
         return step[space.band_index].reshape(-1, 6)
 
 
-    def sparse_newton_step(self, gradient):
+    def sparse_newton_step(self, gradient, sticking=False):
         """-H^-1 grad (n_m, 6) where H's band is wide: block Cholesky in minimum degree order, else (more than
         engine.solvers.block_cholesky.MAX_BODIES bodies, or a pivot not positive in rounding) SuperLU."""
-        space, blocks = self.space, self.hessian_blocks()
+        space, blocks = self.space, self.hessian_blocks(sticking)
         cholesky = space.block_cholesky() if space.n_movable <= MAX_BODIES else None
         if cholesky is None or not cholesky.factorise(blocks):
             return newton_step(space.matrix(blocks), gradient.ravel()).reshape(-1, 6)
@@ -454,6 +466,21 @@ def newton_move(dual, w, gradient):
     return line_search(dual, w, step, slope)
 
 
+def sticking_start(dual):
+    """w (n_m, 6) of the all-sticking problem at the compliance level ``dual`` has: every contact a bilateral
+    elastic joint, Pi' = 1 in (N4), so that Psi is quadratic and its minimiser one linear solve,
+
+        (M + D E^-1 D^T) w = -D E^-1 r;                                                                 (N5)
+
+    zero where that solve breaks down in rounding."""
+    p, space = dual.problem, dual.space
+    sticking = -p.rhs / dual.roots ** 2                                # (n_c, 3) gamma of (N2) at w = 0 with Pi = 1
+    gradient, _, _ = dual_gradient(p.body_a, p.body_b, p.jacobian_a, p.jacobian_b, sticking, space.index,
+                                   space.mass_blocks, np.zeros((space.n_movable, 6)))
+    w = dual.newton_step(gradient, sticking=True)
+    return w if np.all(np.isfinite(w)) else np.zeros((space.n_movable, 6))
+
+
 def soft_level(dual, w, history):
     """Newton on (N1) at the compliance level ``dual`` has, from w, until the relative gradient is below
     ``LEVEL_TOLERANCE`` or after ``LEVEL_STEPS`` steps: (w, steps taken). ``history``, unless None, gets the
@@ -509,7 +536,7 @@ def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, reco
         Tangential compliances equal per contact.
     gamma0 : (n_c, 3) float64, optional
         A start: at most ``WARM_STEPS`` Newton steps from w = M^-1 D gamma0, then, unless they reached
-        ``NEWTON_HANDOVER``, the start from zero through ``SOFTENING``.
+        ``NEWTON_HANDOVER``, the cold start (N5) through ``SOFTENING``.
     tolerance : float
         Relative CCP residual (``Problem.residual``) to reach.
     max_iterations : int
@@ -542,7 +569,8 @@ def solve_newton(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, reco
         w = problem.velocity(problem.initial_impulse(gamma0))[space.movable]
         best, best_residual, steps = newton_steps(dual, w, tolerance, WARM_STEPS, history)
     if best_residual > NEWTON_HANDOVER:
-        w = np.zeros((space.n_movable, 6))
+        dual.soften(SOFTENING[0])
+        w = sticking_start(dual)
         for factor in SOFTENING:
             dual.soften(factor)
             w, taken = soft_level(dual, w, history)
