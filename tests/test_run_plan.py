@@ -4,7 +4,8 @@ next steps first, and APGD probed again every REPROBE_SOLVES solves.
 
 The 20-voussoir arch stands (a static analysis says so), so a dynamic run of it without loads beyond its
 weight must keep it where it is but for the settling of its contact compliance (about 15 um). At h = 0.02 s
-with APGD capped at CAP iterations, the first steps stop unconverged and the arch sags by centimetres.
+with APGD capped at CAP iterations, the first steps stop unconverged and the arch sags by centimetres; auto
+solves the first step, from rest, by Newton, and the next ones from its impulses.
 """
 import numpy as np
 import pytest
@@ -37,7 +38,9 @@ def test_a_standing_arch_at_a_large_step_stays_put_where_capped_apgd_lets_it_sag
     assert apgd_steps["unconverged_steps"] >= 1 and apgd_drift > 0.01
     steps, drift, end = arch_run("auto")
     assert steps["unconverged_steps"] == 0 and steps["worst_residual"] <= TOLERANCE
-    assert steps["retried_steps"] >= 1 and steps["solvers"]["interior"] >= 1
+    # the first step, from rest, by Newton; from its impulses capped APGD converges (before, from zero it did
+    # not, and the interior-point solver took the steps that APGD left unconverged)
+    assert steps["solvers"]["newton"] == 1
     assert sum(steps["solvers"].values()) == steps["steps"] == round(DURATION / TIME_STEP)
     assert drift < SETTLING
     interior_steps, _, interior_end = arch_run("interior")
@@ -45,8 +48,13 @@ def test_a_standing_arch_at_a_large_step_stays_put_where_capped_apgd_lets_it_sag
     assert np.abs(end - interior_end).max() < 0.1 * SETTLING
 
 
+def warm_start(problem):
+    """A start that is not zero (a step with none goes to Newton first: `test_a_step_with_no_warm_start_...`)."""
+    return np.tile([1.0, 0.0, 0.0], (problem.n_contacts, 1))
+
+
 def solves(plan, problem, count):
-    return [plan.solve(problem, None, TOLERANCE, 5000) for _ in range(count)]
+    return [plan.solve(problem, warm_start(problem), TOLERANCE, 5000) for _ in range(count)]
 
 
 def test_apgd_takes_the_run_back_at_its_probe_when_it_converges():
@@ -67,7 +75,7 @@ def test_a_probe_that_does_not_converge_within_its_cap_is_finished_by_the_interi
     plan.solves_since_probe = auto.REPROBE_SOLVES - 1
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(auto, "REPROBE_ITERATIONS", 1)
-        report = plan.solve(problem, None, TOLERANCE, 5000)
+        report = plan.solve(problem, warm_start(problem), TOLERANCE, 5000)
     assert report.name == "interior" and report.converged
     assert report.first_attempt["name"] == "apgd" and report.first_attempt["iterations"] == 1
     assert not report.first_attempt["converged"] and plan.interior_first
@@ -81,3 +89,23 @@ def test_a_named_solver_and_a_static_analysis_get_no_run_plan():
     assert SolverSettings.of(settings, "static").plan is None
     assert SolverSettings.of(settings, "construction").plan is None
     assert SolverSettings.of({**settings, "solver": "apgd"}, "dynamic").plan is None
+
+
+def test_a_step_with_no_warm_start_goes_to_newton_where_it_is_cheap():
+    """A run's first step from rest has every impulse zero: the static problem's twin, solved by Newton from its
+    all-sticking start (engine.solvers.newton, N5) where H factorises cheaply, with the reference's impulses;
+    a warm-started step goes to APGD; where Newton is not cheap (auto.NEWTON_WORK) APGD takes the cold step."""
+    from extrados.engine.solvers import solve
+
+    problem = problems.random_problem(6, n_bodies=100, n_supports=4, n_contacts=400, equal_tangents=True)
+    reference = solve(problem, "reference", tolerance=1e-12).gamma
+    cold = RunPlan().solve(problem, np.zeros((problem.n_contacts, 3)), TOLERANCE, 5000)
+    assert cold.name == "newton" and cold.converged
+    assert np.abs(cold.gamma - reference).max() <= 1e-3 * np.abs(reference).max()
+    assert RunPlan().solve(problem, reference, TOLERANCE, 5000).name == "apgd"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(auto, "NEWTON_WORK", 0.0)
+        assert RunPlan().solve(problem, None, TOLERANCE, 5000).name == "apgd"
+    doc = generators.generate("arch", voussoirs=20)
+    steps = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.003, "time_step": 1e-3}).to_dict()
+    assert steps["solver_steps"]["solvers"] == {"newton": 1, "apgd": 2}

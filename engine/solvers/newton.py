@@ -368,10 +368,11 @@ class Dual:
         space = self.space
         if not space.banded:
             return self.sparse_newton_step(gradient, sticking)
-        band = band_from_blocks(self.hessian_blocks(sticking), space.pairs, space.rank, space.band_width)
+        blocks = self.hessian_blocks(sticking)
+        band = band_from_blocks(blocks, space.pairs, space.rank, space.band_width)
         factor = band.copy()
         if not band_cholesky(factor):
-            return newton_step(self.hessian(), gradient.ravel()).reshape(-1, 6)
+            return newton_step(space.matrix(blocks), gradient.ravel()).reshape(-1, 6)
         rhs = np.empty(gradient.size)
         rhs[space.band_index] = -gradient.ravel()
         step = band_solve(factor, rhs)
