@@ -109,3 +109,16 @@ def test_a_step_with_no_warm_start_goes_to_newton_where_it_is_cheap():
     doc = generators.generate("arch", voussoirs=20)
     steps = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.003, "time_step": 1e-3}).to_dict()
     assert steps["solver_steps"]["solvers"] == {"newton": 1, "apgd": 2}
+
+
+def test_a_first_step_newton_leaves_unconverged_is_retried_by_the_interior_point_solver():
+    """As a static solve is: asked for 1e-14, Newton's steps on the 40-voussoir arch end at their rounding floor
+    and APGD, capped at one iteration, finishes them no further; the interior-point solver is tried and the
+    better of the two kept, with Newton's attempt recorded."""
+    doc = generators.generate("arch", voussoirs=40)
+    doc["settings"] = {"max_iterations": 1, "tolerance": 1e-14}
+    result = analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 1e-3, "time_step": 1e-3}).to_dict()
+    steps, solver = result["solver_steps"], result["solver"]
+    assert steps["retried_steps"] == 1 and steps["unconverged_steps"] == 1
+    first = solver["first_attempt"]
+    assert first["name"] == "newton" and not first["converged"] and solver["residual"] <= first["residual"]

@@ -153,7 +153,7 @@ def better_of(first, second):
 
 class RunPlan:
     """``auto`` over the solves of one run (see the module): a solve with no warm start by Newton where it is
-    cheap (`cold_newton`), else APGD from the warm start, an unconverged solve retried by the interior-point
+    cheap (`cold_newton`), else APGD from the warm start; an unconverged solve retried by the interior-point
     solver, which then solves first; APGD tried again every ``REPROBE_SOLVES`` solves and kept from the first
     one it converges. Problems of more than ``MAX_CONTACTS`` contacts stay with APGD."""
 
@@ -166,8 +166,8 @@ class RunPlan:
         starts cold); a retried solve keeps the better residual and records its first attempt."""
         if gamma0 is None or not np.any(gamma0):
             cold = self.cold_newton(problem, tolerance, max_iterations)
-            if cold is not None and cold.converged:
-                return cold
+            if cold is not None:
+                return cold if cold.converged else self.retried(problem, cold, tolerance, max_iterations)
         if problem.n_contacts > MAX_CONTACTS:
             return solve_apgd(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
                               record_history=record_history)
@@ -181,6 +181,13 @@ class RunPlan:
                            record_history=record_history)
         if first.converged:
             self.interior_first = False
+            return first
+        return self.retried(problem, first, tolerance, max_iterations)
+
+    def retried(self, problem, first, tolerance, max_iterations):
+        """``first``, an unconverged solve, retried by the interior-point solver (up to ``MAX_CONTACTS``
+        contacts), which solves the run's next steps first if it does better."""
+        if problem.n_contacts > MAX_CONTACTS:
             return first
         second = solve_interior(problem, tolerance=tolerance, max_iterations=max_iterations)
         self.interior_first = second.converged or second.residual < first.residual
