@@ -11,7 +11,8 @@ access token and the media type of its body.
   ``--cors-origin`` names that origin, which also turns CORS on for it.
 - **Token**, when configured: required on every request but ``GET /health`` (and CORS preflights,
   which browsers send without credentials). It is read from ``Authorization: Bearer``, from the
-  ``token`` query parameter (the viewer's address), or from the cookie the service sets when a page
+  ``token`` query parameter (the viewer's address), from ``RhinoComputeKey`` (where Rhino's Hops component
+  sends the API key of its settings), or from the cookie the service sets when a page
   was opened with a good ``?token=``: a browser cannot put a header on the page's scripts and
   stylesheets, and the cookie (HttpOnly, SameSite=Strict) carries the token to them.
 - **Media type**: a request with a body must send it as ``application/json`` (415). A page may
@@ -31,6 +32,8 @@ OPEN_PATHS = ("/health",)
 CORS_METHODS = "GET, POST, DELETE, OPTIONS"
 CORS_HEADERS = "Authorization, Content-Type"
 TOKEN_COOKIE = "extrados_token"
+#: The header Rhino's Hops component sends its API key in (Hops' settings: "API Key").
+HOPS_KEY_HEADER = "RhinoComputeKey"
 #: Methods whose request carries a body, which must be JSON.
 BODY_METHODS = ("POST", "PUT", "PATCH")
 #: Addresses that mean "every interface of this machine".
@@ -41,7 +44,7 @@ def presented_token():
     header = request.headers.get("Authorization", "")
     if header.lower().startswith("bearer "):
         return header[7:].strip()
-    return request.args.get("token") or request.cookies.get(TOKEN_COOKIE)
+    return request.args.get("token") or request.headers.get(HOPS_KEY_HEADER) or request.cookies.get(TOKEN_COOKIE)
 
 
 def token_matches(presented, token):

@@ -143,6 +143,7 @@ def paths():
                                                                                       "format": "binary"}}}},
                           **error_responses(401, 404, 409, 410, 503)}}},
         **batch_paths(),
+        **hops_paths(),
         "/v1/examples": {"get": {"summary": "The model generators and their parameters", "responses": {
             "200": {"description": "generators", "content": json_content(
                 {"type": "object", "required": ["examples"], "properties": {"examples": {"type": "array", "items": ref("Generator")}}})},
@@ -152,6 +153,52 @@ def paths():
             "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"enum": example_names}}],
             "responses": {"200": {"description": "a model document", "content": json_content(ref("Model"))},
                           **error_responses(401, 404, 413, 422)}}},
+    }
+
+
+#: Rhino's Hops component (server/routes/hops.py): a function's description, a solve request and its answer in
+#: the Hops schema (McNeel's Resthopper), whose errors Hops shows on the component.
+HOPS_FUNCTION = {"type": "object", "required": ["Name", "Description", "Inputs", "Outputs"], "properties": {
+    "Name": {"type": "string"}, "Description": {"type": "string"},
+    "Inputs": {"type": "array", "items": {"type": "object", "required": ["Name", "ParamType", "AtLeast", "AtMost"]}},
+    "Outputs": {"type": "array", "items": {"type": "object", "required": ["Name", "ParamType"]}}}}
+HOPS_SOLVE = {"type": "object", "description": "pointer (hops/<name>), values (one data tree per input: ParamName, "
+                                               "InnerTree {path: [{type, data}]}), modelunits, absolutetolerance",
+              "properties": {"pointer": {"type": "string"}, "values": {"type": "array"},
+                             "modelunits": {"type": "string"}, "absolutetolerance": {"type": "number"}}}
+HOPS_ANSWER = {"type": "object", "required": ["values", "errors"], "properties": {
+    "values": {"type": "array"}, "errors": {"type": "array", "items": {"type": "string"}},
+    "warnings": {"type": "array", "items": {"type": "string"}}}}
+
+
+def hops_responses():
+    """A Hops solve's answers: 200 with the outputs, 4xx with its errors (guards' and size refusals in the
+    service's error envelope)."""
+    either = {"anyOf": [ref("HopsAnswer"), ref("Error")]}
+    refusals = {str(code): {"description": "refused; errors says why (a guard's refusal: the error envelope)",
+                            "content": json_content(either)} for code in (400, 401, 404, 413, 415, 422, 503)}
+    return {"200": {"description": "the outputs, one data tree each", "content": json_content(ref("HopsAnswer"))},
+            **refusals, **error_responses()}
+
+
+def hops_paths():
+    """The paths of Rhino's Hops component (`server.routes.hops`)."""
+    name = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+    solve = {"requestBody": {"required": True, "content": json_content(ref("HopsSolve"))},
+             "responses": hops_responses()}
+    return {
+        "/hops": {"get": {"summary": "The Hops functions (Rhino's Hops component: type /hops/<name> into it)",
+                          "responses": {"200": {"description": "their descriptions", "content": json_content(
+                              {"type": "array", "items": ref("HopsFunction")})}, **error_responses(401)}}},
+        "/hops/{name}": {
+            "get": {"summary": "A Hops function's description (what Hops reads from the address typed into it)",
+                    "parameters": [name],
+                    "responses": {"200": {"description": "its inputs and outputs",
+                                          "content": json_content(ref("HopsFunction"))},
+                                  **error_responses(401, 404)}},
+            "post": {"summary": "Run a Hops function", "parameters": [name], **solve}},
+        "/solve": {"post": {"summary": "Run the Hops function a solve request's pointer names (where Hops sends it)",
+                            **solve}},
     }
 
 
@@ -196,7 +243,8 @@ def openapi_document(token_required=False):
                "AnalysisRequest": {"type": "object", "additionalProperties": False, "required": ["model"],
                                    "properties": {"model": ref("Model"), "analysis": ref("Analysis")}},
                "Result": result_root, **result_defs, "Batch": batch_root, **batch_defs, "Job": JOB,
-               "BatchJob": BATCH, "BatchTable": BATCH_TABLE, "Error": ERROR, "Generator": GENERATOR}
+               "BatchJob": BATCH, "BatchTable": BATCH_TABLE, "Error": ERROR, "Generator": GENERATOR,
+               "HopsFunction": HOPS_FUNCTION, "HopsSolve": HOPS_SOLVE, "HopsAnswer": HOPS_ANSWER}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Extrados", "version": extrados.__version__,

@@ -22,9 +22,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a wheel of the project holds, and what pyproject.toml maps into the namespace.
-SOURCES = ["pyproject.toml", "README.md", "extrados", "engine", "server"]
+SOURCES = ["pyproject.toml", "README.md", "extrados", "engine", "server", "gh_components"]
 #: Folders whose Python files are the installed package, and the dotted name each maps to.
-PACKAGE_ROOTS = {"extrados": "extrados", "engine": "extrados.engine", "server": "extrados.server"}
+PACKAGE_ROOTS = {"extrados": "extrados", "engine": "extrados.engine", "server": "extrados.server",
+                 "gh_components/extrados_gh": "extrados.grasshopper"}
 #: A bare import of the repository's folders: it works only from the repository root, and then loads a
 #: second copy of every module beside extrados.engine's.
 BARE_IMPORT = re.compile(r"^\s*(from|import)\s+(engine|server)\b", re.M)

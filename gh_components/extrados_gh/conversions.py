@@ -394,12 +394,17 @@ def _trim_edge(brep, trim):
     return brep.Edges[index] if index is not None and index >= 0 else None
 
 
+def _within(test, tolerance):
+    """A RhinoCommon / rhino3dm shape test (IsPlanar, IsLinear) to ``tolerance``, or to its default when None."""
+    return bool(test() if tolerance is None else test(float(tolerance)))
+
+
 def _is_true(value):
     """A Rhino flag that one library gives as a property and the other as a method."""
     return bool(value() if callable(value) else value)
 
 
-def block_from_brep(brep, block_id, material=None, support=False, merge_coplanar=True):
+def block_from_brep(brep, block_id, material=None, support=False, merge_coplanar=True, tolerance=None):
     """The model-document block of a closed brep with planar faces and straight edges.
 
     Each brep face becomes one polygon, the vertices of its outer loop in order (reversed
@@ -411,6 +416,10 @@ def block_from_brep(brep, block_id, material=None, support=False, merge_coplanar
         A closed solid with planar faces without holes, m. An Extrusion is turned into a brep.
     block_id, material, support, merge_coplanar
         As in `block_from_mesh`.
+    tolerance : float, optional
+        The document's absolute tolerance (model units): a face within it of a plane is planar, an edge
+        within it of a line is straight. Without one the libraries' default of about 2e-10 applies, which
+        refuses lofted or split NURBS faces drawn to a usual tolerance.
 
     Returns
     -------
@@ -437,7 +446,7 @@ def block_from_brep(brep, block_id, material=None, support=False, merge_coplanar
     faces = brep.Faces
     for f in range(_count(faces)):
         face = faces[f]
-        if not face.IsPlanar():
+        if not _within(face.IsPlanar, tolerance):
             raise ConversionError("brep face %d is not planar (only planar faces make a block)" % f, block_id)
         if _count(face.Loops) != 1:
             raise ConversionError("brep face %d has a hole (%d loops)" % (f, _count(face.Loops)), block_id)
@@ -448,7 +457,7 @@ def block_from_brep(brep, block_id, material=None, support=False, merge_coplanar
             edge = _trim_edge(brep, trim)
             if edge is None:
                 raise ConversionError("brep face %d has a singular edge" % f, block_id)
-            if not edge.IsLinear():
+            if not _within(edge.IsLinear, tolerance):
                 raise ConversionError("brep face %d has a curved edge" % f, block_id)
             loop.append(_trim_start_vertex(trim))
         if _is_true(face.OrientationIsReversed):
@@ -461,7 +470,7 @@ def _is_mesh(item):
     return hasattr(item, "TopologyEdges") or (hasattr(item, "Faces") and hasattr(item, "Normals"))
 
 
-def blocks_from_geometry(items, ids=None, supports=None, materials=None, merge_coplanar=True):
+def blocks_from_geometry(items, ids=None, supports=None, materials=None, merge_coplanar=True, tolerance=None):
     """Block entries of a list of meshes and breps (mixed).
 
     Parameters
@@ -473,6 +482,8 @@ def blocks_from_geometry(items, ids=None, supports=None, materials=None, merge_c
         Per item flags, or the ids of the support blocks; none when None.
     materials : str or list of str, optional
         One material for all, or one per item.
+    tolerance : float, optional
+        The document's absolute tolerance for breps (`block_from_brep`).
 
     Returns
     -------
@@ -515,7 +526,7 @@ def blocks_from_geometry(items, ids=None, supports=None, materials=None, merge_c
         if _is_mesh(item):
             blocks.append(block_from_mesh(item, block_id, material, flag, merge_coplanar))
         elif hasattr(item, "Faces") or hasattr(item, "ToBrep"):
-            blocks.append(block_from_brep(item, block_id, material, flag, merge_coplanar))
+            blocks.append(block_from_brep(item, block_id, material, flag, merge_coplanar, tolerance))
         else:
             raise ConversionError("cannot make a block of a %s" % type(item).__name__, block_id)
     return blocks
