@@ -21,7 +21,7 @@ $(error cannot hash the engine's sources with $(PYTHON); give a Python 3 as PYTH
 endif
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache/$(ENGINE_HASH)
 
-.PHONY: run test bench validate venv clean prune-numba-cache browser siconos
+.PHONY: run test bench validate venv clean prune-numba-cache browser siconos stubs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,16 @@ prune-numba-cache:
 browser: $(STAMP)
 	$(BIN)/python tests/browser.py
 
+# The typed stubs of Rhino 8's RhinoCommon and Grasshopper that gh_components/ is type-checked against
+# (tests/test_gh_typecheck.py), in their own folder: in site-packages their stub-only Rhino package would import.
+RHINO_STUBS := $(VENV)/rhino-stubs/.installed
+$(RHINO_STUBS): $(STAMP)
+	$(BIN)/python -m pip install --quiet --upgrade --target $(VENV)/rhino-stubs rhino-stubs-typed==8.20.25157 \
+		grasshopper-stubs-typed==8.20.25157
+	touch $(RHINO_STUBS)
+
+stubs: $(RHINO_STUBS)
+
 # The Coulomb friction tests compare with Siconos' fc3d solvers: Debian's python3-siconos under the system
 # Python, installed when missing (apt-get, as root); tests/siconos_setup.py.
 siconos: $(STAMP)
@@ -52,7 +62,7 @@ run: $(STAMP) prune-numba-cache
 	mkdir -p out
 	$(BIN)/extrados serve --data-dir out/service --example arch
 
-test: $(STAMP) prune-numba-cache browser siconos
+test: $(STAMP) prune-numba-cache browser siconos stubs
 	$(BIN)/python -m pytest -n 2 -q --durations=40
 
 bench: $(STAMP) prune-numba-cache

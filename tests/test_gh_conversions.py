@@ -106,6 +106,19 @@ def test_open_mesh_is_refused_naming_the_block():
     assert str(caught.value) == "block 'b3': mesh is not closed (4 naked edges)"
 
 
+def test_a_brep_flat_to_the_document_tolerance_is_a_block():
+    """A box whose corner sits 1 um off its faces' planes (a model drawn to 0.001 m): refused to the libraries'
+    default flatness (about 2e-10), a block to the document's tolerance, which Blocks and Hops pass (issue 22)."""
+    vertices, faces = box((0.0, 1.0), (0.0, 1.0), (0.0, 1.0))
+    lifted = [(x, y, z + (1e-6 if (x, y, z) == (1.0, 1.0, 1.0) else 0.0)) for x, y, z in vertices]
+    brep = rhino3dm.Brep.CreateFromMesh(rhino_mesh(lifted, faces), False)
+    assert brep.IsSolid
+    with pytest.raises(ConversionError, match="not planar"):
+        block_from_brep(brep, "nearly")
+    block = block_from_brep(brep, "nearly", tolerance=1e-3)
+    assert len(block["faces"]) == 6 and len(block["vertices"]) == 8
+
+
 def test_open_brep_and_curved_brep_are_refused():
     bbox = rhino3dm.BoundingBox(rhino3dm.Point3d(0.0, 0.0, 0.0), rhino3dm.Point3d(1.0, 1.0, 1.0))
     face = rhino3dm.Brep.CreateFromBox(rhino3dm.Box(bbox)).Faces[0].DuplicateFace(False)

@@ -57,10 +57,23 @@ def python3_only_syntax(source):
     return found
 
 
+def runtime_nodes(tree):
+    """The nodes of ``tree`` that may run: all but the bodies of ``if TYPE_CHECKING:``, which only the type check
+    reads (tests/test_gh_typecheck.py; TYPE_CHECKING is False in Rhino)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
 def imported_modules(source):
-    """Top-level names of the absolute imports of ``source``."""
+    """Top-level names of the absolute imports of ``source`` that may run."""
     names = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in runtime_nodes(ast.parse(source)):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0:

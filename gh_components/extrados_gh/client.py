@@ -32,13 +32,13 @@ try:  # CPython 3
     from urllib.parse import quote, urlencode
     from urllib.request import Request, urlopen
 except ImportError:  # IronPython 2.7, CPython 2.7
-    from urllib import quote, urlencode
-    from urllib2 import HTTPError, Request, URLError, urlopen
+    from urllib import quote, urlencode  # pyright: ignore[reportAttributeAccessIssue] (Python 2 only)
+    from urllib2 import HTTPError, Request, URLError, urlopen  # pyright: ignore[reportMissingImports]
 
 try:
     from http.client import HTTPException
 except ImportError:
-    from httplib import HTTPException
+    from httplib import HTTPException  # pyright: ignore[reportMissingImports] (Python 2 only)
 
 __all__ = ["ExtradosClient", "Job", "ExtradosError", "ServiceUnavailable", "AuthenticationError",
            "ValidationError", "JobFailed", "DEFAULT_URL", "START_HINT"]
@@ -152,6 +152,7 @@ class ExtradosClient(object):
     # --- the service ------------------------------------------------------------------------
 
     def health(self):
+        # type: () -> dict
         """The service's ``{"status": "ok", "service", "version", "engine": {"state", ...}}`` (engine: the
         warm-up of its compiled kernels, ``off``, ``warming``, ``ready`` or ``failed``)."""
         return self.request("GET", "/health")[1]
@@ -161,6 +162,7 @@ class ExtradosClient(object):
         return self.request("GET", "/v1/examples")[1]["examples"]
 
     def example(self, name, **params):
+        # type: (str, **object) -> dict
         """The model document the generator ``name`` builds with these parameters."""
         query = urlencode(sorted((key, _query_value(value)) for key, value in params.items()))
         path = "/v1/examples/" + quote("%s" % (name,), safe="")

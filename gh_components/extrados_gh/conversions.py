@@ -27,6 +27,11 @@ from __future__ import division
 import math
 from functools import reduce
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # read by the type check only (tests/test_gh_typecheck.py): RhinoCommon types
+    from typing import Optional, Union  # noqa: F401
+    import Rhino.Geometry  # noqa: F401
+
 MODEL_FORMAT = "extrados.model/1"
 #: m/s^2, the g of DESIGN sec. 7 (the generators use the same value).
 STANDARD_GRAVITY = 9.81
@@ -116,6 +121,7 @@ def _count(collection):
 
 
 def _xyz(point):
+    # type: (Union[Rhino.Geometry.Point3d, Rhino.Geometry.Point3f, Rhino.Geometry.Vector3d]) -> tuple
     """(x, y, z) floats of a Point3d, Point3f or Vector3d."""
     return (float(point.X), float(point.Y), float(point.Z))
 
@@ -138,6 +144,7 @@ def _polygon_normal(points):
 # --- geometry -> block --------------------------------------------------------
 
 def _mesh_face_indices(face):
+    # type: (Rhino.Geometry.MeshFace) -> list
     """Vertex indices of a mesh face: a RhinoCommon MeshFace or a rhino3dm 4-tuple."""
     if isinstance(face, (tuple, list)):
         a, b, c, d = face
@@ -281,7 +288,7 @@ def _merged_coplanar(vertices, loops, size):
         origin = vertices[loops[f][0]]
         return all(abs(_dot(_sub(vertices[i], origin), normals[f])) <= TOL.coplanar * size for i in loops[g])
 
-    region = [None] * len(loops)
+    region = [None] * len(loops)  # type: list
     regions = []
     for start in range(len(loops)):
         if region[start] is not None:
@@ -340,6 +347,7 @@ def _region_polygon(vertices, loops, normal):
 
 
 def block_from_mesh(mesh, block_id, material=None, support=False, merge_coplanar=True):
+    # type: (Rhino.Geometry.Mesh, str, Optional[str], bool, bool) -> dict
     """The model-document block of a closed mesh.
 
     Parameters
@@ -378,6 +386,7 @@ def block_from_mesh(mesh, block_id, material=None, support=False, merge_coplanar
 
 
 def _trim_start_vertex(trim):
+    # type: (Rhino.Geometry.BrepTrim) -> int
     """Index of a trim's start vertex: rhino3dm's StartVertexIndex or RhinoCommon's StartVertex.VertexIndex."""
     index = getattr(trim, "StartVertexIndex", None)
     if index is None:
@@ -386,12 +395,20 @@ def _trim_start_vertex(trim):
 
 
 def _trim_edge(brep, trim):
-    """The brep edge under a trim, or None for a singular trim."""
-    edge = getattr(trim, "Edge", None)
-    if edge is not None:
-        return edge
+    # type: (Rhino.Geometry.Brep, Rhino.Geometry.BrepTrim) -> Optional[Rhino.Geometry.BrepEdge]
+    """The brep edge under a trim (RhinoCommon's Edge; rhino3dm's EdgeIndex into the brep's edges), or None for a
+    singular trim."""
+    if hasattr(trim, "Edge"):
+        return trim.Edge
     index = getattr(trim, "EdgeIndex", -1)
     return brep.Edges[index] if index is not None and index >= 0 else None
+
+
+def _extrusion_brep(extrusion):
+    # type: (Rhino.Geometry.Extrusion) -> Rhino.Geometry.Brep
+    """The brep of an extrusion, its kinky faces split (RhinoCommon's ToBrep(splitKinkyFaces); rhino3dm's
+    ToBrep takes the same flag)."""
+    return extrusion.ToBrep(True)
 
 
 def _within(test, tolerance):
@@ -405,6 +422,7 @@ def _is_true(value):
 
 
 def block_from_brep(brep, block_id, material=None, support=False, merge_coplanar=True, tolerance=None):
+    # type: (Rhino.Geometry.Brep, str, Optional[str], bool, bool, Optional[float]) -> dict
     """The model-document block of a closed brep with planar faces and straight edges.
 
     Each brep face becomes one polygon, the vertices of its outer loop in order (reversed
@@ -434,10 +452,7 @@ def block_from_brep(brep, block_id, material=None, support=False, merge_coplanar
     if brep is None:
         raise ConversionError("no brep given", block_id)
     if not hasattr(brep, "Faces") and hasattr(brep, "ToBrep"):
-        try:
-            brep = brep.ToBrep(True)   # RhinoCommon: splitKinkyFaces
-        except TypeError:
-            brep = brep.ToBrep()
+        brep = _extrusion_brep(brep)
     if not _is_true(brep.IsSolid):
         raise ConversionError("brep is not a closed solid", block_id)
     vertices = brep.Vertices
@@ -745,6 +760,7 @@ def block_transforms(result, frame_index, geometry, reference_index=0):
 
 
 def transformed_copy(geometry_object, transform):
+    # type: (Rhino.Geometry.GeometryBase, Rhino.Geometry.Transform) -> Rhino.Geometry.GeometryBase
     """A transformed duplicate of a mesh or brep; the original is left as it is."""
     copy = geometry_object.Duplicate()
     copy.Transform(transform)

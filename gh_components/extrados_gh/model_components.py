@@ -91,7 +91,8 @@ def blocks(context, geometry, ids, material, entity):
     if not pieces:
         raise ValueError("connect closed convex Breps or Meshes to Geometry")
     name = None if material is None else (material.name if isinstance(material, Material) else str(material))
-    entries = conversions.blocks_from_geometry(pieces, block_ids(ids, len(pieces)), materials=name)
+    entries = conversions.blocks_from_geometry(pieces, block_ids(ids, len(pieces)), materials=name,
+                                               tolerance=context.document_tolerance())
     for entry, given in zip(entries, block_entities(entity, len(entries))):
         if given is not None:
             entry["entity"] = given
@@ -138,7 +139,7 @@ def supports(context, blocks, ids, geometry, ground):
     solids = present(geometry)
     if solids:
         extra = conversions.blocks_from_geometry(solids, ["%s%d" % (SUPPORT_PREFIX, i) for i in range(len(solids))],
-                                                 supports=[True] * len(solids))
+                                                 supports=[True] * len(solids), tolerance=context.document_tolerance())
         out.extend(Block(e, material_given=False) for e in extra)
     if ground:
         out.append(Block(ground_slab([b.data for b in out]), material_given=False))

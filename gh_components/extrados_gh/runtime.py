@@ -13,6 +13,11 @@ from __future__ import absolute_import
 
 from .client import ExtradosError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # read by the type check only (tests/test_gh_typecheck.py): Grasshopper types
+    from typing import Any  # noqa: F401
+    import Grasshopper.Kernel  # noqa: F401
+
 #: Milliseconds between two polls of a running job (each poll is one small HTTP request).
 POLL_INTERVAL_MS = 500
 
@@ -40,7 +45,7 @@ def colour(rgb):
 def sticky():
     """A dictionary that outlives one solution of the canvas."""
     try:
-        import scriptcontext
+        import scriptcontext  # pyright: ignore[reportMissingImports] (Rhino's own module, not in the stubs)
     except ImportError:
         return _STICKY
     return scriptcontext.sticky
@@ -56,7 +61,19 @@ def document_units():
     return None if document is None else str(document.ModelUnitSystem)
 
 
+def document_tolerance():
+    """The active Rhino document's absolute tolerance (model units), or None outside Rhino: a brep face within it
+    of a plane is planar (conversions.block_from_brep)."""
+    try:
+        import Rhino
+    except ImportError:
+        return None
+    document = Rhino.RhinoDoc.ActiveDoc
+    return None if document is None else float(document.ModelAbsoluteTolerance)
+
+
 def add_message(component, level, text):
+    # type: (Grasshopper.Kernel.GH_Component, str, str) -> None
     """Show ``text`` in the component's balloon at ``level``: "Remark", "Warning" or "Error"."""
     try:
         from Grasshopper.Kernel import GH_RuntimeMessageLevel
@@ -67,7 +84,12 @@ def add_message(component, level, text):
 
 
 def schedule_solution(component, delay_ms):
-    """Ask the canvas to solve ``component`` again in ``delay_ms``, so that polling never blocks it."""
+    # type: (Grasshopper.Kernel.GH_Component, float) -> None
+    """Ask the canvas to solve ``component`` again in ``delay_ms``, so that polling never blocks it.
+
+    The callback is a Python function: IronPython and Python.NET make it the GH_ScheduleDelegate that
+    ScheduleSolution takes (the Rhino 8.20 stubs know no GH_Document.GH_ScheduleDelegate to build one by).
+    """
     document = component.OnPingDocument()
     if document is None:
         return
@@ -75,12 +97,7 @@ def schedule_solution(component, delay_ms):
     def expire(_document):
         component.ExpireSolution(False)
 
-    try:
-        from Grasshopper.Kernel import GH_Document
-        callback = GH_Document.GH_ScheduleDelegate(expire)
-    except ImportError:
-        callback = expire
-    document.ScheduleSolution(int(delay_ms), callback)
+    document.ScheduleSolution(int(delay_ms), expire)
 
 
 def outputs(*names):
@@ -95,6 +112,7 @@ class Context(object):
     """The host as one component's function sees it."""
 
     def __init__(self, component):
+        # type: (Grasshopper.Kernel.GH_Component) -> None
         self.component = component
 
     @property
@@ -124,6 +142,9 @@ class Context(object):
     def document_units(self):
         return document_units()
 
+    def document_tolerance(self):
+        return document_tolerance()
+
     def solve_again_later(self, delay_ms=POLL_INTERVAL_MS):
         schedule_solution(self.component, delay_ms)
 
@@ -132,6 +153,7 @@ class Context(object):
 
 
 def run_component(component, function, *inputs):
+    # type: (Grasshopper.Kernel.GH_Component, Any, *Any) -> Any
     """Run a component function; an error it raises becomes the component's error balloon.
 
     Errors of the service or of the inputs (``ExtradosError``, ``ValueError``) leave every output

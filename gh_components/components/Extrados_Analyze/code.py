@@ -23,7 +23,7 @@ Live is on.
         residual: The contact solver's residual.
         converged: Whether the contact solver converged.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.run_components import analyze
 from extrados_gh.runtime import run_component

@@ -21,7 +21,7 @@ level, to filter (Member Index, Dispatch) and preview (Custom Preview) with nati
         legend_colours: The colour of each Legend value.
         meshes: Each block as a mesh, as built.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.result_components import block_entities
 from extrados_gh.runtime import run_component

@@ -17,7 +17,7 @@ axes; or the cumulated strain of its cell.
         kappa: The strain indicator kappa at the end of the run (seed 001 eq. 59), with shear or
             dilation.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.result_components import block_stress
 from extrados_gh.runtime import run_component

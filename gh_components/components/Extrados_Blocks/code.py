@@ -12,7 +12,7 @@ turned outward).
         blocks: The blocks, for Supports, Loads and Analyze.
         ids: The blocks' ids.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.model_components import blocks
 from extrados_gh.runtime import run_component

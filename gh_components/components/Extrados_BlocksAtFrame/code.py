@@ -12,7 +12,7 @@ Frames - 1.
         time: The frame's time, s.
         ids: Block ids.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.result_components import blocks_at_frame
 from extrados_gh.runtime import run_component

@@ -13,7 +13,7 @@ open (grey).
         magnitudes: N.
         bonds: Mortar joints: intact, damaged or broken (empty for dry joints).
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.result_components import contact_forces
 from extrados_gh.runtime import run_component

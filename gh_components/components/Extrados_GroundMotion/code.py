@@ -10,7 +10,7 @@
     Returns:
         motion: The ground motion, for Simulate.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.model_components import ground_motion
 from extrados_gh.runtime import run_component

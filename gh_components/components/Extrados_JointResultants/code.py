@@ -15,7 +15,7 @@
             when dry.
         damage: Mortar joints: mean damage of the joint's contacts, 0 intact to 1 broken.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.result_components import joint_resultants
 from extrados_gh.runtime import run_component

@@ -12,7 +12,7 @@ factor multiplies.
     Returns:
         loads: The loads, for Analyze and Simulate.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.model_components import loads
 from extrados_gh.runtime import run_component

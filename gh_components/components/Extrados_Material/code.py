@@ -17,7 +17,7 @@ Mohr-Coulomb mortar, or the cohesive mortar law of seed 004.
     Returns:
         material: The material and joint law, for Blocks and Analyze.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.model_components import material
 from extrados_gh.runtime import run_component

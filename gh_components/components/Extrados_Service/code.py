@@ -9,7 +9,7 @@
         service: The connection, for Analyze, Simulate and the generators.
         version: The service's version.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.run_components import service
 from extrados_gh.runtime import run_component

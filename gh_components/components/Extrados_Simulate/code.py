@@ -20,7 +20,7 @@ freezing the canvas.
         frames: Number of frames: the range of a frame slider.
         times: Time of each frame, s.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.run_components import simulate
 from extrados_gh.runtime import run_component

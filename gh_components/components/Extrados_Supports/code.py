@@ -9,7 +9,7 @@
         blocks: All blocks, supports flagged.
         supports: Ids of the support blocks.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.model_components import supports
 from extrados_gh.runtime import run_component

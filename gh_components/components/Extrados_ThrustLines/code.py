@@ -10,7 +10,7 @@ lines.
         thrusts: Their horizontal thrusts, N.
         safety_factor: The geometric safety factor.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.result_components import thrust_lines
 from extrados_gh.runtime import run_component

@@ -17,7 +17,7 @@
         meshes: The blocks as meshes, for display.
         ids: Block ids.
 """
-from ghpythonlib.componentbase import executingcomponent as component
+from ghpythonlib.componentbase import executingcomponent as component  # pyright: ignore[reportMissingImports]
 
 from extrados_gh.model_components import wall
 from extrados_gh.runtime import run_component
