@@ -36,12 +36,28 @@ const LONGEST_JOINT_ARROW = 0.3;
 const LONGEST_LOAD_ARROW = 0.25;
 const ARROW_RADIUS = 0.008;
 const CONTACT_ARROW_RADIUS = 0.005;
-const THRUST_RADIUS = 0.009;
+const THRUST_RADIUS = 0.014;
 const BOND_RADIUS = 0.012;
 const MOVABLE_OPACITY = 0.5;
 const SUPPORT_OPACITY = 0.55;
 
 const UP = new THREE.Vector3(0, 1, 0); // the axis of three.js cylinders and cones
+// Drawn after everything else and through the blocks: the thrust line stays readable inside a wall.
+const ON_TOP = 10;
+
+/**
+ * The views a user picks: where the camera looks from (from the target to the camera), which way is up on
+ * the screen, and whether it is an orthographic engineering view or a perspective one.
+ */
+export const VIEWS = {
+  '3d': {from: [0.3, -1.0, 0.3], up: [0, 0, 1], orthographic: false, label: '3D'},
+  elevation: {from: [0, -1, 0], up: [0, 0, 1], orthographic: true, label: 'Elevation'},
+  side: {from: [1, 0, 0], up: [0, 0, 1], orthographic: true, label: 'Side'},
+  plan: {from: [0, 0, 1], up: [0, 1, 0], orthographic: true, label: 'Plan'},
+};
+// The axis triad in the lower left corner: its size in CSS pixels and its margin.
+const TRIAD_PIXELS = 84;
+const TRIAD_MARGIN = 8;
 
 /** The renderer, camera, controls and one Group per layer, drawn on demand into `container`. */
 export class View {
@@ -56,13 +72,19 @@ export class View {
     this.sun = new THREE.DirectionalLight(0xffffff, 1.6);
     this.scene.add(this.sun);
 
-    this.camera = new THREE.PerspectiveCamera(35, 1, 0.01, 1000);
+    this.perspective = new THREE.PerspectiveCamera(35, 1, 0.01, 1000);
+    this.orthographic = new THREE.OrthographicCamera(-1, 1, 1, -1, 0.01, 1000);
+    this.camera = this.perspective;
     this.camera.up.set(0, 0, 1);
-    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
-    this.controls.addEventListener('change', () => this.render());
+    this.controls = this.makeControls();
+    this.viewName = '3d';
+    this.box = null;              // the bounds last framed (THREE.Box3)
+    this.halfHeight = 1;          // m, half the orthographic view's height before zooming
+    this.triad = triadScene();
+    this.triadCamera = new THREE.OrthographicCamera(-1.6, 1.6, 1.6, -1.6, 0.1, 10);
 
     this.layers = {};
-    for (const name of ['blocks', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions', 'bonds']) {
+    for (const name of ['blocks', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions', 'bonds', 'pick']) {
       this.layers[name] = new THREE.Group();
       this.scene.add(this.layers[name]);
     }
@@ -72,18 +94,69 @@ export class View {
     this.resize(container);
   }
 
+  makeControls() {
+    const controls = new OrbitControls(this.camera, this.renderer.domElement);
+    controls.addEventListener('change', () => this.render());
+    return controls;
+  }
+
   resize(container) {
     const width = Math.max(container.clientWidth, 1);
     const height = Math.max(container.clientHeight, 1);
     this.renderer.setSize(width, height, false);
-    this.camera.aspect = width / height;
-    this.camera.updateProjectionMatrix();
+    this.aspect = width / height;
+    this.perspective.aspect = this.aspect;
+    this.perspective.updateProjectionMatrix();
+    this.shapeOrthographic();
     this.render();
   }
 
-  /** Draw now (the page draws only when something changed). */
+  /** The orthographic frustum: halfHeight tall each way, as wide as the canvas's aspect makes it. */
+  shapeOrthographic() {
+    const camera = this.orthographic;
+    camera.top = this.halfHeight;
+    camera.bottom = -this.halfHeight;
+    camera.left = -this.halfHeight * (this.aspect || 1);
+    camera.right = this.halfHeight * (this.aspect || 1);
+    camera.updateProjectionMatrix();
+  }
+
+  /** Draw now (the page draws only when something changed): the scene, then the axis triad in a corner. */
   render() {
-    this.renderer.render(this.scene, this.camera);
+    const renderer = this.renderer;
+    renderer.render(this.scene, this.camera);
+    const size = renderer.getSize(new THREE.Vector2());
+    if (size.x < 3 * TRIAD_PIXELS || size.y < 3 * TRIAD_PIXELS) return;
+    this.triadCamera.quaternion.copy(this.camera.quaternion);
+    this.triadCamera.position.set(0, 0, 3).applyQuaternion(this.camera.quaternion);
+    renderer.autoClear = false;
+    renderer.setScissorTest(true);
+    renderer.setScissor(TRIAD_MARGIN, TRIAD_MARGIN, TRIAD_PIXELS, TRIAD_PIXELS);
+    renderer.setViewport(TRIAD_MARGIN, TRIAD_MARGIN, TRIAD_PIXELS, TRIAD_PIXELS);
+    renderer.clearDepth();
+    renderer.render(this.triad, this.triadCamera);
+    renderer.setScissorTest(false);
+    renderer.setViewport(0, 0, size.x, size.y);
+    renderer.autoClear = true;
+  }
+
+  /** Look from one of VIEWS (by name), framing the bounds last framed. */
+  setView(name) {
+    const view = VIEWS[name];
+    if (!view) return;
+    const target = this.controls.target.clone();
+    this.viewName = name;
+    this.camera = view.orthographic ? this.orthographic : this.perspective;
+    this.camera.up.set(...view.up); // OrbitControls reads the camera's up when it is made
+    this.controls.dispose();
+    this.controls = this.makeControls();
+    this.controls.target.copy(target);
+    this.fit();
+  }
+
+  /** Frame the bounds last framed in the current view. */
+  fit() {
+    if (this.box) this.frame(this.box);
   }
 
   /** Replace the content of a layer by `objects`, freeing what it held. */
@@ -99,16 +172,23 @@ export class View {
     for (const object of objects) layer.add(object);
   }
 
-  /** Look at `box` (a THREE.Box3) from the front (-y), a little from the right and above. */
+  /** Look at `box` (a THREE.Box3) from the current view's side (3D: from the front (-y), a little from the
+   *  right and above), the whole box in sight. */
   frame(box) {
+    this.box = box.clone();
+    const view = VIEWS[this.viewName];
     const sphere = box.getBoundingSphere(new THREE.Sphere());
     const radius = Math.max(sphere.radius, 1e-3);
-    const fov = THREE.MathUtils.degToRad(this.camera.fov);
+    const fov = THREE.MathUtils.degToRad(this.perspective.fov);
     const distance = 1.1 * radius / Math.sin(fov / 2);
-    const direction = new THREE.Vector3(0.3, -1.0, 0.3).normalize();
+    const direction = new THREE.Vector3(...view.from).normalize();
+    this.camera.up.set(...view.up);
     this.camera.position.copy(sphere.center).addScaledVector(direction, distance);
     this.camera.near = distance / 100;
     this.camera.far = distance * 100;
+    this.camera.zoom = 1;
+    this.halfHeight = 1.1 * radius;
+    this.shapeOrthographic();
     this.camera.updateProjectionMatrix();
     this.controls.target.copy(sphere.center);
     this.sun.position.copy(sphere.center).add(new THREE.Vector3(1, -2, 3).multiplyScalar(radius));
@@ -342,11 +422,49 @@ export function interfaceLayers(result, isSupport, size) {
   };
 }
 
-/** Thrust lines as thick polylines. @returns {{objects, count}} */
+/** Thrust lines as thick polylines, drawn on top of the blocks. @returns {{objects, count}} */
 export function thrustLayer(result, size) {
   const lines = (result.thrust_lines || []).filter((line) => line.points.length >= 2);
-  const objects = lines.flatMap((line) => polylineObjects(line.points.map(vector3), THRUST_RADIUS * size, COLOURS.thrust));
+  const objects = lines.flatMap((line) => polylineObjects(line.points.filter(Boolean).map(vector3),
+                                                          THRUST_RADIUS * size, COLOURS.thrust));
+  for (const object of objects) {
+    object.material.depthTest = false;
+    object.renderOrder = ON_TOP;
+  }
   return {objects, count: lines.length};
+}
+
+/** A canvas texture of one letter, for the triad's labels. */
+function letterSprite(letter, colour) {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 64;
+  const context = canvas.getContext('2d');
+  context.fillStyle = colour;
+  context.font = 'bold 44px sans-serif';
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  context.fillText(letter, 32, 34);
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({map: new THREE.CanvasTexture(canvas), depthTest: false}));
+  sprite.scale.set(0.55, 0.55, 1);
+  return sprite;
+}
+
+/** The axis triad: x red, y green, z blue, each with its letter, around the origin. */
+function triadScene() {
+  const scene = new THREE.Scene();
+  for (const [axis, hex, css] of [[[1, 0, 0], 0xd62728, '#d62728'], [[0, 1, 0], 0x2ca02c, '#2ca02c'],
+                                  [[0, 0, 1], 0x1f77b4, '#1f77b4']]) {
+    const direction = new THREE.Vector3(...axis);
+    const line = new THREE.Line(new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(), direction]),
+                                new THREE.LineBasicMaterial({color: hex, linewidth: 2}));
+    const head = new THREE.Mesh(new THREE.ConeGeometry(0.09, 0.3, 12).translate(0, 0.85, 0),
+                                new THREE.MeshBasicMaterial({color: hex}));
+    head.quaternion.setFromUnitVectors(UP, direction);
+    const label = letterSprite('xyz'[axis.indexOf(1)], css);
+    label.position.copy(direction).multiplyScalar(1.3);
+    scene.add(line, head, label);
+  }
+  return scene;
 }
 
 /**

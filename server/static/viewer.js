@@ -7,9 +7,10 @@
 import * as THREE from 'three';
 import {ApiError, analyse, exampleModel, listExamples} from '/static/api.js';
 import {
-  COLOURS, DISPLACEMENT_RAMP_CSS, View, blockObjects, bondLayer, contactLayer, displacementColour, interfaceLayers,
-  loadLayer, quaternion, thrustLayer,
+  COLOURS, DISPLACEMENT_RAMP_CSS, VIEWS, View, blockObjects, bondLayer, contactLayer, displacementColour,
+  interfaceLayers, loadLayer, quaternion, thrustLayer,
 } from '/static/scene.js';
+import {CLICK_SLOP_PIXELS, pickAt, pickHighlight, pickRows} from '/static/pick.js';
 import {
   colouringLevel, filteredBlocks, levelColours, levelLegend, showEntityLevels, showFilterValues,
 } from '/static/entity_panel.js';
@@ -43,6 +44,7 @@ const app = {
   cancelRequested: false,
   generation: 0,       // counts what replaces the drawing; a preview that comes back late is dropped
   view: null,
+  pick: null,          // what the last click picked (pick.js), or null
 };
 
 /** The test and scripting handle. */
@@ -55,6 +57,23 @@ const extrados = {
   runExample,
   runModel,
   setFrame,
+  picked: null,        // {kind: 'joint', blocks} or {kind: 'block', id} of the last click, or null
+  /** Look from one of the views (3d, elevation, side, plan), as its button does. */
+  setView(name) {
+    showView(name);
+  },
+  /** {name, orthographic, direction} of the view now: direction is where the camera looks, a unit vector. */
+  view() {
+    const direction = app.view.camera.getWorldDirection(new THREE.Vector3());
+    return {name: app.view.viewName, orthographic: Boolean(app.view.camera.isOrthographicCamera),
+            direction: direction.toArray()};
+  },
+  /** Page coordinates (CSS pixels) where the world point [x, y, z] is drawn now. */
+  screenOf(point) {
+    const rect = app.view.renderer.domElement.getBoundingClientRect();
+    const ndc = new THREE.Vector3(...point).project(app.view.camera);
+    return {x: rect.left + (ndc.x + 1) / 2 * rect.width, y: rect.top + (1 - ndc.y) / 2 * rect.height};
+  },
   /** {id: {position: [x, y, z], quaternion: [w, x, y, z]}} of the blocks as drawn now. */
   blockPoses() {
     const poses = {};
@@ -353,6 +372,14 @@ function formatForce(newtons) {
   return Math.abs(newtons) >= 1000 ? `${(newtons / 1000).toPrecision(3)} kN` : `${newtons.toPrecision(3)} N`;
 }
 
+/** Metres as mm below a metre, else m. */
+function formatLength(metres) {
+  return Math.abs(metres) < 1 ? `${(1000 * metres).toPrecision(3)} mm` : `${metres.toPrecision(4)} m`;
+}
+
+/** The formats the picked numbers are shown in (pick.js). */
+const FORMAT = {force: formatForce, stress: formatStress, length: formatLength, number: formatNumber};
+
 /** Pascals as Pa, kPa or MPa. */
 function formatStress(pascals) {
   const size = Math.abs(pascals);
@@ -417,6 +444,7 @@ function initialPoses(result) {
 function showModel(model, result) {
   app.model = model;
   app.result = result;
+  showPick(null);
   app.initialPoses = initialPoses(result);
   showEntityLevels(model, QUANTITY_COLOURINGS);
   if (result && !colouringLevel()) $('block-colouring').value = result.frames.length ? 'displacement' : 'state';
@@ -741,6 +769,67 @@ function togglePlaying() {
   }, interval);
 }
 
+// --- views and picking ---------------------------------------------------------------------
+
+/** Look from one of VIEWS and mark its button. */
+function showView(name) {
+  app.view.setView(name);
+  for (const button of document.querySelectorAll('button[data-view]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.view === name));
+  }
+}
+
+/** Show what a click picked (pick.js): its numbers in the panel, its outline on the drawing. */
+function showPick(pick) {
+  app.pick = pick;
+  extrados.picked = pick && (pick.kind === 'joint' ? {kind: 'joint', blocks: pick.joint.blocks}
+    : {kind: 'block', id: pick.id});
+  app.view.setLayer('pick', pickHighlight(pick, app.blocks));
+  $('pick-panel').hidden = !pick;
+  const rows = pick ? pickRows(pick, app.result, app.model, FORMAT) : [];
+  $('pick').replaceChildren(...rows.flatMap(([label, text, key, value]) => {
+    const term = document.createElement('dt');
+    term.textContent = label;
+    const detail = document.createElement('dd');
+    detail.textContent = text;
+    detail.dataset.key = key;
+    detail.dataset.value = String(value);
+    return [term, detail];
+  }));
+  app.view.render();
+}
+
+/** A click (a press and release that did not orbit) on the drawing picks a block or a joint. */
+function wirePicking() {
+  const canvas = app.view.renderer.domElement;
+  let pressed = null;
+  canvas.addEventListener('pointerdown', (event) => { pressed = [event.clientX, event.clientY]; });
+  canvas.addEventListener('pointerup', (event) => {
+    if (!pressed || !app.model) return;
+    const moved = Math.hypot(event.clientX - pressed[0], event.clientY - pressed[1]);
+    pressed = null;
+    if (moved <= CLICK_SLOP_PIXELS) showPick(pickAt(app.view, app.blocks, app.result, event.clientX, event.clientY));
+  });
+}
+
+function wireViews() {
+  const buttons = Object.entries(VIEWS).map(([name, view]) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.view = name;
+    button.textContent = view.label;
+    button.setAttribute('aria-pressed', String(name === app.view.viewName));
+    button.addEventListener('click', () => showView(name));
+    return button;
+  });
+  const fit = document.createElement('button');
+  fit.type = 'button';
+  fit.id = 'fit';
+  fit.textContent = 'Fit';
+  fit.addEventListener('click', () => app.view.fit());
+  $('views').replaceChildren(...buttons, fit);
+}
+
 // --- start -----------------------------------------------------------------------------------
 
 function wireControls() {
@@ -772,6 +861,8 @@ function wireControls() {
 async function start() {
   app.view = new View($('viewport'));
   wireControls();
+  wireViews();
+  wirePicking();
   showAnalysisOptions();
   setState('idle');
   const query = new URLSearchParams(window.location.search);

@@ -1,0 +1,118 @@
+// Picking in the viewer: a click on a block reads its numbers, a click on a joint (near the plane of one of the
+// clicked block's joints) reads the joint's. What is read comes from the result document as the engine wrote it:
+// a joint's resultant (normal and shear force, eccentricity, kernel, shear utilisation, bond) and a block's
+// average stress (p, q, principal stresses, seed 001 eq. 35) and displacement.
+import * as THREE from 'three';
+
+// A click lands on a joint when it is within this fraction of the model's size of the joint's plane.
+const JOINT_PICK_FRACTION = 0.03;
+// A pointer that moved more than this (CSS pixels) between press and release was orbiting, not clicking.
+export const CLICK_SLOP_PIXELS = 4;
+const PICK_COLOUR = 0xffd400;
+
+const vector3 = (array) => new THREE.Vector3(...array);
+
+/**
+ * What lies under a point of the canvas: null, {kind: 'block', id, point}, or {kind: 'joint', joint, point}
+ * (joint: the result's interface). Blocks hidden by the entity filter are not picked.
+ */
+export function pickAt(view, blocks, result, clientX, clientY) {
+  const rect = view.renderer.domElement.getBoundingClientRect();
+  const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1,
+                                -((clientY - rect.top) / rect.height) * 2 + 1);
+  const raycaster = new THREE.Raycaster();
+  raycaster.setFromCamera(ndc, view.camera);
+  const meshes = [...blocks.values()].filter((group) => group.visible).map((group) => group.userData.mesh);
+  const [hit] = raycaster.intersectObjects(meshes, false);
+  if (!hit) return null;
+  const id = hit.object.parent.userData.id;
+  const joint = result ? nearestJoint(result, id, hit.point, JOINT_PICK_FRACTION * view.size) : null;
+  return joint ? {kind: 'joint', joint, point: hit.point} : {kind: 'block', id, point: hit.point};
+}
+
+/** The joint of block `id` whose plane passes nearest `point`, if within `reach` (m) of it. */
+function nearestJoint(result, id, point, reach) {
+  let best = null;
+  let bestDistance = reach;
+  for (const joint of result.interfaces || []) {
+    if (!joint.blocks.includes(id) || !joint.centroid) continue;
+    const distance = Math.abs(vector3(joint.normal).dot(point.clone().sub(vector3(joint.centroid))));
+    if (distance <= bestDistance) {
+      best = joint;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** The highlight of a pick: the joint's polygon outlined, or the block's edges; THREE objects for a layer. */
+export function pickHighlight(pick, blocks) {
+  if (!pick) return [];
+  const material = new THREE.LineBasicMaterial({color: PICK_COLOUR, depthTest: false});
+  if (pick.kind === 'joint' && pick.joint.polygon?.length >= 3) {
+    const outline = new THREE.LineLoop(new THREE.BufferGeometry().setFromPoints(pick.joint.polygon.map(vector3)),
+                                       material);
+    outline.renderOrder = 20;
+    return [outline];
+  }
+  const group = blocks.get(pick.id);
+  if (!group) return [];
+  const edges = new THREE.LineSegments(new THREE.EdgesGeometry(group.userData.mesh.geometry, 1), material);
+  edges.position.copy(group.position);
+  edges.quaternion.copy(group.quaternion);
+  edges.renderOrder = 20;
+  return [edges];
+}
+
+/** The rows ([label, text, data key, raw value]) the panel shows for a pick. */
+export function pickRows(pick, result, model, format) {
+  if (pick.kind === 'joint') return jointRows(pick.joint, format);
+  return blockRows(pick.id, result, model, format);
+}
+
+function jointRows(joint, format) {
+  const rows = [['joint', joint.blocks.join(' – '), 'blocks', joint.blocks.join(',')]];
+  if (joint.normal_force !== undefined) {
+    const kind = joint.normal_force >= 0 ? 'compression' : 'tension';
+    rows.push(['normal force N', `${format.force(Math.abs(joint.normal_force))} (${kind})`, 'normal-force',
+               joint.normal_force]);
+  }
+  if (joint.shear_force !== undefined) rows.push(['shear force V', format.force(joint.shear_force), 'shear-force',
+                                                  joint.shear_force]);
+  if (joint.eccentricity !== undefined && joint.eccentricity !== null) {
+    const where = joint.in_kernel ? 'in the kernel' : joint.in_polygon ? 'outside the kernel' : 'outside the joint';
+    rows.push(['eccentricity e', `${format.length(joint.eccentricity)} (${where})`, 'eccentricity',
+               joint.eccentricity]);
+  }
+  if (joint.shear_utilisation !== undefined && joint.shear_utilisation !== null) {
+    rows.push(['utilisation |V|/µN', format.number(joint.shear_utilisation, 3), 'shear-utilisation',
+               joint.shear_utilisation]);
+  }
+  if (joint.bond) rows.push(['bond', joint.bond, 'bond', joint.bond]);
+  return rows;
+}
+
+function blockRows(id, result, model, format) {
+  const block = model.blocks.find((entry) => entry.id === id);
+  const rows = [['block', id, 'block', id]];
+  if (block?.support) rows.push(['support', 'yes (does not move)', 'support', true]);
+  const state = result?.blocks.find((entry) => entry.id === id);
+  if (!state) return rows;
+  if (state.p !== undefined && state.p !== null) {
+    rows.push(['mean stress p', format.stress(state.p), 'p', state.p]);
+    rows.push(['deviatoric stress q', format.stress(state.q), 'q', state.q]);
+  }
+  const values = state.principal_stress?.values;
+  if (values) rows.push(['principal stresses', values.map(format.stress).join(', '), 'principal', values.join(',')]);
+  const frames = result.frames || [];
+  if (frames.length > 1) {
+    const index = result.blocks.indexOf(state);
+    const first = frames[0].positions?.[index];
+    const last = frames[frames.length - 1].positions?.[index];
+    if (first && last) {
+      const moved = vector3(last).sub(vector3(first)).length();
+      rows.push(['displacement', format.length(moved), 'displacement', moved]);
+    }
+  }
+  return rows;
+}

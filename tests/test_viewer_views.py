@@ -1,0 +1,114 @@
+"""The viewer an engineer reads at a glance (issue 22), in real headless Chromium: elevation, side, plan and 3D
+views with an axis triad and Fit; contact arrows off by default and the thrust line drawn on top; a click on a
+joint or a block reads its numbers from the result.
+
+Shares the server, browser and helpers of tests/test_viewer.py.
+"""
+import pytest
+
+from tests.test_viewer import ARTIFACTS, _canvas_image, _open_viewer, browser, run_example, server  # noqa: F401
+
+#: Where the triad is drawn: the lower left corner, 8 px in, 84 px wide (server/static/scene.js).
+TRIAD_BOX = (8, 8, 92, 92)
+
+
+@pytest.fixture(scope="module")
+def arch_page(browser, server):  # noqa: F811 (pytest fixtures by name)
+    with _open_viewer(browser, server + "/") as page:
+        run_example(page, "arch")
+        yield page
+
+
+def picked_values(page):
+    """{key: value} of the Picked panel's numbers as the page shows them (data-value of each row)."""
+    return page.evaluate("Object.fromEntries([...document.querySelectorAll('#pick dd')]"
+                         ".map((d) => [d.dataset.key, d.dataset.value]))")
+
+
+def click_at_world_point(page, point):
+    screen = page.evaluate("(p) => window.extrados.screenOf(p)", point)
+    page.mouse.click(screen["x"], screen["y"])
+
+
+def test_contact_arrows_are_off_by_default_and_the_thrust_line_is_on(arch_page):
+    assert not arch_page.is_checked("input[data-layer=contacts]")
+    assert arch_page.is_checked("input[data-layer=thrustLines]") and arch_page.is_checked("input[data-layer=resultants]")
+    assert arch_page.evaluate("window.extrados.drawn.thrustLines") == 1
+
+
+@pytest.mark.parametrize("name, direction, orthographic", [
+    ("elevation", [0.0, 1.0, 0.0], True), ("side", [-1.0, 0.0, 0.0], True), ("plan", [0.0, 0.0, -1.0], True),
+    ("3d", None, False)])
+def test_each_view_button_looks_the_right_way(arch_page, name, direction, orthographic):
+    arch_page.click(f"button[data-view=\"{name}\"]")
+    view = arch_page.evaluate("window.extrados.view()")
+    assert view["name"] == name and view["orthographic"] is orthographic
+    if direction is not None:
+        assert view["direction"] == pytest.approx(direction, abs=1e-9)
+    assert arch_page.get_attribute(f"button[data-view=\"{name}\"]", "aria-pressed") == "true"
+    # the whole arch is in sight: every block centre projects inside the canvas
+    box = arch_page.evaluate("document.querySelector('#viewport canvas').getBoundingClientRect().toJSON()")
+    for block in arch_page.evaluate("window.extrados.lastResult.blocks"):
+        if block["support"]:
+            continue
+        screen = arch_page.evaluate("(p) => window.extrados.screenOf(p)", block["position"])
+        assert box["left"] < screen["x"] < box["right"] and box["top"] < screen["y"] < box["bottom"]
+
+
+def test_the_axis_triad_is_drawn_in_the_lower_left_corner(arch_page):
+    arch_page.click("button[data-view=elevation]")
+    image = _canvas_image(arch_page)
+    left, bottom, right, top = TRIAD_BOX
+    corner = image.crop((left, image.height - top, right, image.height - bottom))
+    colours = {colour for _, colour in corner.getcolors(maxcolors=1 << 16)}
+    reddish = [c for c in colours if c[0] > 150 and c[1] < 100 and c[2] < 100]      # x, red
+    bluish = [c for c in colours if c[2] > 120 and c[0] < 100]                       # z, blue (up in elevation)
+    assert reddish and bluish, "no red x or blue z axis in the triad's corner"
+
+
+def test_a_click_on_a_joint_reads_its_resultant(arch_page):
+    arch_page.click("button[data-view=elevation]")
+    result = arch_page.evaluate("window.extrados.lastResult")
+    supports = {b["id"] for b in result["blocks"] if b["support"]}
+    joint = next(j for j in result["interfaces"] if not set(j["blocks"]) & supports and j["normal_force"] > 0)
+    click_at_world_point(arch_page, joint["centroid"])
+    assert arch_page.evaluate("window.extrados.picked") == {"kind": "joint", "blocks": joint["blocks"]}
+    assert arch_page.is_visible("#pick-panel")
+    values = picked_values(arch_page)
+    assert float(values["normal-force"]) == joint["normal_force"]
+    assert float(values["shear-force"]) == joint["shear_force"]
+    assert float(values["eccentricity"]) == joint["eccentricity"]
+    assert float(values["shear-utilisation"]) == joint["shear_utilisation"]
+    text = arch_page.text_content("#pick")
+    assert "compression" in text and ("in the kernel" if joint["in_kernel"] else "outside") in text
+    ARTIFACTS.mkdir(exist_ok=True)
+    arch_page.screenshot(path=str(ARTIFACTS / "viewer_pick_joint.png"))
+
+
+def test_a_click_on_a_block_reads_its_stress_and_a_click_on_nothing_clears(arch_page):
+    arch_page.click("button[data-view=elevation]")
+    result = arch_page.evaluate("window.extrados.lastResult")
+    block = next(b for b in result["blocks"] if not b["support"] and b["p"])
+    click_at_world_point(arch_page, block["position"])
+    assert arch_page.evaluate("window.extrados.picked") == {"kind": "block", "id": block["id"]}
+    values = picked_values(arch_page)
+    assert float(values["p"]) == block["p"] and float(values["q"]) == block["q"]
+    assert "kPa" in arch_page.text_content("#pick")
+    box = arch_page.evaluate("document.querySelector('#viewport canvas').getBoundingClientRect().toJSON()")
+    arch_page.mouse.click(box["right"] - 20, box["top"] + 20)       # the sky above the arch
+    assert arch_page.evaluate("window.extrados.picked") is None
+    assert not arch_page.is_visible("#pick-panel")
+
+
+def test_fit_frames_the_model_again_after_a_zoom(arch_page):
+    arch_page.click("button[data-view=elevation]")
+    before = arch_page.evaluate("(p) => window.extrados.screenOf(p)", [0.0, 0.0, 0.5])
+    box = arch_page.evaluate("document.querySelector('#viewport canvas').getBoundingClientRect().toJSON()")
+    arch_page.mouse.move(box["left"] + 0.5 * box["width"], box["top"] + 0.5 * box["height"])
+    for _ in range(5):
+        arch_page.mouse.wheel(0, -400)
+    zoomed = arch_page.evaluate("(p) => window.extrados.screenOf(p)", [1.2, 0.0, 0.0])
+    assert not box["left"] < zoomed["x"] < box["right"], "the zoom did not push the springing out of sight"
+    arch_page.click("#fit")
+    after = arch_page.evaluate("(p) => window.extrados.screenOf(p)", [0.0, 0.0, 0.5])
+    assert after == pytest.approx(before, abs=1.0)
