@@ -6,7 +6,10 @@ Shares the server, browser and helpers of tests/test_viewer.py.
 """
 import pytest
 
-from tests.test_viewer import ARTIFACTS, _canvas_image, _open_viewer, browser, run_example, server  # noqa: F401
+from extrados import analyze
+from extrados.engine.generators import generate
+from tests.test_viewer import (ARTIFACTS, _canvas_image, _open_viewer, _wait_finished, browser,  # noqa: F401
+                               run_example, server)
 
 #: Where the triad is drawn: the lower left corner, 8 px in, 84 px wide (server/static/scene.js).
 TRIAD_BOX = (8, 8, 92, 92)
@@ -112,3 +115,30 @@ def test_fit_frames_the_model_again_after_a_zoom(arch_page):
     arch_page.click("#fit")
     after = arch_page.evaluate("(p) => window.extrados.screenOf(p)", [0.0, 0.0, 0.5])
     assert after == pytest.approx(before, abs=1.0)
+
+
+def test_a_load_factor_without_live_loads_offers_one_and_draws_the_mechanism(browser, server):  # noqa: F811
+    with _open_viewer(browser, server + "/") as page:
+        page.select_option("#example", "arch")
+        page.select_option("#analysis-type", "load_factor")
+        page.click("#run")
+        page.wait_for_selector("#live-offer", state="visible")
+        assert page.evaluate("document.body.dataset.state") == "idle" and page.is_hidden("#error")
+        page.click("#live-x")
+        _wait_finished(page)
+        result = page.evaluate("window.extrados.lastResult")
+        document = generate("arch")
+        document["loads"] = [{"kind": "body_acceleration", "blocks": "all", "acceleration": [9.81, 0.0, 0.0],
+                              "live": True}]
+        reference = analyze(document, "load_factor").to_dict()
+        assert result["load_factor"] == pytest.approx(reference["load_factor"],
+                                                      rel=reference["load_factor_report"]["tolerance"])
+        mechanism = result["load_factor_report"]["mechanism"]
+        drawn = page.evaluate("window.extrados.drawn")
+        assert drawn["hinges"] == len(mechanism["hinges"]) >= 3
+        assert drawn["mechanismArrows"] == sum(1 for b in mechanism["blocks"] if any(b["velocity"])) > 0
+        legend = page.text_content("#legend")
+        assert "hinge of the collapse mechanism" in legend and "first failing factor" in legend
+        assert "λ" in page.text_content("#status")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "viewer_mechanism.png"))

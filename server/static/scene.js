@@ -24,6 +24,8 @@ export const COLOURS = {
   intact: 0x2a9d4b,     // a mortar bond that holds
   damaged: 0xf2b134,    // a mortar bond that has softened
   broken: 0x111111,     // a mortar bond lost for good
+  hinge: 0x0b3c5d,      // a hinge of the collapse mechanism
+  mechanism: 0xe4572e,  // a block's velocity in the collapse mechanism
 };
 
 // Yellow-orange-red (ColorBrewer YlOrRd) for displacements from 0 to the largest of the run.
@@ -38,6 +40,8 @@ const ARROW_RADIUS = 0.008;
 const CONTACT_ARROW_RADIUS = 0.005;
 const THRUST_RADIUS = 0.014;
 const BOND_RADIUS = 0.012;
+const HINGE_RADIUS = 0.025;
+const LONGEST_MECHANISM_ARROW = 0.2;
 const MOVABLE_OPACITY = 0.5;
 const SUPPORT_OPACITY = 0.55;
 
@@ -84,7 +88,7 @@ export class View {
     this.triadCamera = new THREE.OrthographicCamera(-1.6, 1.6, 1.6, -1.6, 0.1, 10);
 
     this.layers = {};
-    for (const name of ['blocks', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions', 'bonds', 'pick']) {
+    for (const name of ['blocks', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions', 'bonds', 'mechanism', 'pick']) {
       this.layers[name] = new THREE.Group();
       this.scene.add(this.layers[name]);
     }
@@ -432,6 +436,38 @@ export function thrustLayer(result, size) {
     object.renderOrder = ON_TOP;
   }
   return {objects, count: lines.length};
+}
+
+/**
+ * The collapse mechanism of a load factor result (its load_factor_report.mechanism): a ball at each hinge's pivot
+ * and an arrow of each moving block's velocity from its centre, the fastest LONGEST_MECHANISM_ARROW of the size.
+ *
+ * @returns {{objects, hinges: number, arrows: number}}
+ */
+export function mechanismLayer(result, size) {
+  const mechanism = result.load_factor_report?.mechanism;
+  if (!mechanism) return {objects: [], hinges: 0, arrows: 0};
+  const objects = [];
+  const pivots = (mechanism.hinges || []).map((hinge) => vector3(hinge.pivot));
+  if (pivots.length) {
+    const balls = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 14, 10),
+                                          new THREE.MeshLambertMaterial({color: COLOURS.hinge, depthTest: false}),
+                                          pivots.length);
+    const matrix = new THREE.Matrix4();
+    const scale = new THREE.Vector3(1, 1, 1).multiplyScalar(HINGE_RADIUS * size);
+    pivots.forEach((pivot, i) => balls.setMatrixAt(i, matrix.compose(pivot, new THREE.Quaternion(), scale)));
+    balls.renderOrder = ON_TOP + 1;
+    objects.push(balls);
+  }
+  const centres = new Map(result.blocks.map((block) => [block.id, block.position]));
+  const moving = (mechanism.blocks || []).filter((block) => vector3(block.velocity).length() > 0 && centres.has(block.id));
+  const speeds = moving.map((block) => vector3(block.velocity).length());
+  const scale = arrowScale(speeds, LONGEST_MECHANISM_ARROW * size);
+  const arrows = moving.map((block) => ({origin: vector3(centres.get(block.id)),
+                                         vector: vector3(block.velocity).multiplyScalar(scale),
+                                         colour: COLOURS.mechanism}));
+  objects.push(...arrowObjects(arrows, ARROW_RADIUS * size));
+  return {objects, hinges: pivots.length, arrows: arrows.length};
 }
 
 /** A canvas texture of one letter, for the triad's labels. */

@@ -8,7 +8,7 @@ import * as THREE from 'three';
 import {ApiError, analyse, exampleModel, listExamples} from '/static/api.js';
 import {
   COLOURS, DISPLACEMENT_RAMP_CSS, VIEWS, View, blockObjects, bondLayer, contactLayer, displacementColour,
-  interfaceLayers, loadLayer, quaternion, thrustLayer,
+  interfaceLayers, loadLayer, mechanismLayer, quaternion, thrustLayer,
 } from '/static/scene.js';
 import {CLICK_SLOP_PIXELS, pickAt, pickHighlight, pickRows} from '/static/pick.js';
 import {
@@ -45,6 +45,7 @@ const app = {
   generation: 0,       // counts what replaces the drawing; a preview that comes back late is dropped
   view: null,
   pick: null,          // what the last click picked (pick.js), or null
+  liveOffer: null,     // {model, analysis} of a load factor waiting for a live load (offerLiveLoad), or null
 };
 
 /** The test and scripting handle. */
@@ -53,7 +54,8 @@ const extrados = {
   lastResult: null,
   lastError: null,
   progress: [],        // progress fractions (0-1) shown for the last job
-  drawn: {blocks: 0, loads: 0, contacts: 0, resultants: 0, thrustLines: 0, reactions: 0, bonds: 0},
+  drawn: {blocks: 0, loads: 0, contacts: 0, resultants: 0, thrustLines: 0, reactions: 0, bonds: 0, hinges: 0,
+          mechanismArrows: 0},
   runExample,
   runModel,
   setFrame,
@@ -290,6 +292,8 @@ async function runModel(model, analysis) {
   clearError();
   stopPlaying();
   showAnalysis(analysis);
+  $('live-offer').hidden = true;
+  if (analysis.type === 'load_factor' && !hasLiveLoad(model)) return offerLiveLoad(model, analysis);
   setState('running');
   extrados.progress = [];
   app.cancelRequested = false;
@@ -308,6 +312,42 @@ async function runModel(model, analysis) {
     showError(error);
     return null;
   }
+}
+
+/** Whether a model has a live load on a movable block, a nonzero one: what a load factor multiplies. */
+function hasLiveLoad(model) {
+  const movable = new Set(model.blocks.filter((block) => !block.support).map((block) => block.id));
+  const nonzero = (vector) => Array.isArray(vector) && vector.some((value) => value !== 0);
+  return (model.loads || []).some((load) => {
+    if (!load.live) return false;
+    if (load.kind === 'point') return movable.has(load.block) && nonzero(load.force);
+    const blocks = load.blocks === 'all' ? [...movable] : (load.blocks || []);
+    return blocks.some((id) => movable.has(id)) && nonzero(load.acceleration);
+  });
+}
+
+/** A load factor of a model without live loads: instead of the service's refusal, offer to add one. */
+function offerLiveLoad(model, analysis) {
+  app.liveOffer = {model, analysis};
+  $('live-offer').hidden = false;
+  showModel(model, null);
+  setStatus('This model has no live load for a load factor to multiply: add one below, or pick another analysis.');
+  setState('idle');
+  return null;
+}
+
+/** The offered model with a horizontal acceleration of 1 g along `axis` (0: x, 1: y) as its live load, analysed. */
+function acceptLiveLoad(axis) {
+  const {model, analysis} = app.liveOffer || {};
+  if (!model) return null;
+  const g = Math.hypot(...(model.gravity || [0, 0, -9.81])) || 9.81;
+  const acceleration = [0, 0, 0];
+  acceleration[axis] = g;
+  const loaded = {...model, loads: [...(model.loads || []),
+                                    {kind: 'body_acceleration', blocks: 'all', acceleration, live: true}]};
+  if (app.file && app.file.model === model) app.file.model = loaded;
+  app.liveOffer = null;
+  return runModel(loaded, analysis);
 }
 
 /** Fetch an example with the given parameters and analyse it (the form follows). */
@@ -511,13 +551,16 @@ function drawResultLayers(result) {
     : {resultants: empty, reactions: empty, largest: 0};
   const thrust = result ? thrustLayer(result, view.size) : empty;
   const bonds = result ? bondLayer(result, view.size) : empty;
+  const mechanism = result ? mechanismLayer(result, view.size) : {objects: [], hinges: 0, arrows: 0};
+  view.setLayer('mechanism', mechanism.objects);
   view.setLayer('contacts', contacts.objects);
   view.setLayer('bonds', bonds.objects);
   view.setLayer('resultants', joints.resultants.objects);
   view.setLayer('reactions', joints.reactions.objects);
   view.setLayer('thrustLines', thrust.objects);
   Object.assign(extrados.drawn, {contacts: contacts.count, resultants: joints.resultants.count,
-                                 reactions: joints.reactions.count, thrustLines: thrust.count, bonds: bonds.count});
+                                 reactions: joints.reactions.count, thrustLines: thrust.count, bonds: bonds.count,
+                                 hinges: mechanism.hinges, mechanismArrows: mechanism.arrows});
   app.largest = {contact: contacts.largest, joint: joints.largest};
   app.drawnStates = contacts.states;
   app.bondStates = bonds.states;
@@ -687,6 +730,12 @@ function showLegend() {
       items.push(legendNote(`longest joint arrow ${formatForce(app.largest.joint)}`));
     }
     if (layerOn('thrustLines') && extrados.drawn.thrustLines) items.push(legendItem('arrow', COLOURS.thrust, 'thrust line'));
+    if (layerOn('mechanism') && (extrados.drawn.hinges || extrados.drawn.mechanismArrows)) {
+      const failing = app.result.load_factor_report?.mechanism?.factor;
+      if (extrados.drawn.hinges) items.push(legendItem('swatch', COLOURS.hinge, 'hinge of the collapse mechanism'));
+      if (extrados.drawn.mechanismArrows) items.push(legendItem('arrow', COLOURS.mechanism, 'block velocity in it'));
+      if (failing !== undefined) items.push(legendNote(`mechanism at λ = ${formatNumber(failing)}, the first failing factor`));
+    }
     if (layerOn('bonds') && extrados.drawn.bonds) {
       for (const state of ['intact', 'damaged', 'broken']) {
         if (app.bondStates.has(state)) items.push(legendItem('swatch', COLOURS[state], `mortar bond, ${state}`));
@@ -855,6 +904,8 @@ function wireControls() {
   $('filter-values').addEventListener('change', showFiltered);
   $('frame').addEventListener('input', () => { stopPlaying(); setFrame(Number($('frame').value)); });
   $('play').addEventListener('click', togglePlaying);
+  $('live-x').addEventListener('click', () => acceptLiveLoad(0));
+  $('live-y').addEventListener('click', () => acceptLiveLoad(1));
 }
 
 /** Build the page; ?example=NAME opens with that example shown (as `extrados serve --example` prints). */
