@@ -4,6 +4,12 @@ joint or a block reads its numbers from the result.
 
 Shares the server, browser and helpers of tests/test_viewer.py.
 """
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
 import pytest
 
 from extrados import analyze
@@ -11,6 +17,8 @@ from extrados.engine.generators import generate
 from tests.test_viewer import (ARTIFACTS, _canvas_image, _open_viewer, _wait_finished, browser,  # noqa: F401
                                run_example, server)
 
+#: m; frame positions are written to 1e-6 m, so a difference of two is within 1e-6 of the exact one.
+FRAME_ROUNDING = 1e-6
 #: Where the triad is drawn: the lower left corner, 8 px in, 84 px wide (server/static/scene.js).
 TRIAD_BOX = (8, 8, 92, 92)
 
@@ -142,3 +150,77 @@ def test_a_load_factor_without_live_loads_offers_one_and_draws_the_mechanism(bro
         assert "λ" in page.text_content("#status")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "viewer_mechanism.png"))
+
+
+def support_displacement(result):
+    """(t, displacement vector) of the first support block at the last frame, from its position at the first."""
+    index = next(i for i, b in enumerate(result["blocks"]) if b["support"])
+    first, last = result["frames"][0], result["frames"][-1]
+    return last["t"], [b - a for a, b in zip(first["positions"][index], last["positions"][index])]
+
+
+def run_dynamic_with_motion(page, fill):
+    page.select_option("#example", "rocking_block")
+    page.select_option("#analysis-type", "dynamic")
+    page.fill("#duration", "0.2")
+    page.fill("#output-interval", "0.02")
+    fill()
+    page.click("#run")
+    _wait_finished(page)
+    return page.evaluate("window.extrados.lastResult")
+
+
+def test_a_sine_from_rest_moves_the_supports_as_its_closed_form(browser, server):  # noqa: F811
+    """d(t) = D (1 - cos 2 pi f t), D = a / (2 pi f)^2: the supports at the last frame, to the 1 um the frames
+    are written to (engine/result.py, TOL.frame_position_decimals)."""
+    with _open_viewer(browser, server + "/") as page:
+        def fill():
+            page.select_option("#ground-motion", "sine")
+            page.fill("#peak", "0.2")
+            page.fill("#frequency", "2")
+            page.select_option("#motion-axis", "x")
+        result = run_dynamic_with_motion(page, fill)
+        t, moved = support_displacement(result)
+        omega = 2.0 * math.pi * 2.0
+        expected = 0.2 * 9.81 / omega ** 2 * (1.0 - math.cos(omega * t))
+        assert t == pytest.approx(0.2) and moved == pytest.approx([expected, 0.0, 0.0], abs=FRAME_ROUNDING)
+
+
+def test_an_accelerogram_file_moves_the_supports_and_a_bad_one_is_refused(browser, server, tmp_path):  # noqa: F811
+    """A constant 1 m/s^2 along y for 0.2 s from rest: the supports move a t^2 / 2 = 0.02 m."""
+    record = tmp_path / "record.txt"
+    record.write_text("# time (s)  acceleration (m/s2)\n" + "".join(f"{0.01 * i:.2f}, 1.0\n" for i in range(21)))
+    with _open_viewer(browser, server + "/") as page:
+        def fill():
+            page.select_option("#ground-motion", "record")
+            page.set_input_files("#record-file", str(record))
+            page.select_option("#motion-axis", "y")
+        result = run_dynamic_with_motion(page, fill)
+        t, moved = support_displacement(result)
+        assert moved == pytest.approx([0.0, 0.5 * t * t, 0.0], abs=FRAME_ROUNDING) and t == pytest.approx(0.2)
+
+        uneven = tmp_path / "uneven.csv"
+        uneven.write_text("0.0 1.0\n0.01 1.0\n0.03 1.0\n")
+        page.set_input_files("#record-file", str(uneven))
+        page.wait_for_timeout(200)
+        page.click("#run")
+        page.wait_for_selector("#error", state="visible")
+        assert "evenly spaced" in page.text_content("#error-message")
+        assert "record" in page.text_content("#error-where")
+
+
+def test_the_result_and_its_joints_download(arch_page, tmp_path):
+    result = arch_page.evaluate("window.extrados.lastResult")
+    with arch_page.expect_download() as download:
+        arch_page.click("#download-json")
+    assert json.loads(Path(download.value.path()).read_text()) == result
+    with arch_page.expect_download() as download:
+        arch_page.click("#download-csv")
+    assert download.value.suggested_filename == "extrados-static-joints.csv"
+    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
+    assert len(rows) == len(result["interfaces"])
+    for row, joint in zip(rows, result["interfaces"]):
+        assert [row["block_a"], row["block_b"]] == joint["blocks"]
+        assert float(row["normal_force_N"]) == joint["normal_force"]
+        assert float(row["eccentricity_m"]) == joint["eccentricity"]
+        assert row["in_kernel"] == str(joint["in_kernel"]).lower()

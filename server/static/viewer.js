@@ -11,6 +11,7 @@ import {
   interfaceLayers, loadLayer, mechanismLayer, quaternion, thrustLayer,
 } from '/static/scene.js';
 import {CLICK_SLOP_PIXELS, pickAt, pickHighlight, pickRows} from '/static/pick.js';
+import {GroundMotionError, parseRecord, supportMotion} from '/static/ground_motion.js';
 import {
   colouringLevel, filteredBlocks, levelColours, levelLegend, showEntityLevels, showFilterValues,
 } from '/static/entity_panel.js';
@@ -46,6 +47,7 @@ const app = {
   view: null,
   pick: null,          // what the last click picked (pick.js), or null
   liveOffer: null,     // {model, analysis} of a load factor waiting for a live load (offerLiveLoad), or null
+  recordText: null,    // the text of the accelerogram file chosen, or null
 };
 
 /** The test and scripting handle. */
@@ -273,6 +275,22 @@ function showAnalysisOptions() {
   const type = $('analysis-type').value;
   $('load-factor-options').hidden = type !== 'load_factor';
   $('dynamic-options').hidden = type !== 'dynamic';
+  const motion = $('ground-motion').value;
+  $('sine-options').hidden = motion !== 'sine';
+  $('record-options').hidden = motion !== 'record';
+  $('axis-row').hidden = motion === 'model';
+}
+
+/** The model with the ground motion of the form as its support_motion (dynamic runs; GroundMotionError). */
+function withGroundMotion(model, analysis) {
+  if (analysis.type !== 'dynamic' || $('ground-motion').value === 'model') return model;
+  const gravity = Math.hypot(...(model.gravity || [0, 0, -9.81])) || 9.81;
+  const kind = $('ground-motion').value;
+  const record = kind === 'record' && app.recordText !== null
+    ? parseRecord(app.recordText, $('record-in-g').checked, gravity) : null;
+  const motion = supportMotion({kind, axis: $('motion-axis').value, peak: Number($('peak').value),
+                                frequency: Number($('frequency').value), record}, gravity);
+  return {...model, support_motion: motion};
 }
 
 // --- running -----------------------------------------------------------------
@@ -351,7 +369,7 @@ function acceptLiveLoad(axis) {
 }
 
 /** Fetch an example with the given parameters and analyse it (the form follows). */
-async function runExample(name, params = {}, analysis = {type: 'static'}) {
+async function runExample(name, params = {}, analysis = {type: 'static'}, prepare = (model) => model) {
   app.generation++;
   clearError();
   const example = app.examples.find((entry) => entry.name === name);
@@ -364,7 +382,7 @@ async function runExample(name, params = {}, analysis = {type: 'static'}) {
   setStatus(`Building example ${name}…`);
   let model;
   try {
-    model = await exampleModel(name, params);
+    model = prepare(await exampleModel(name, params));
   } catch (error) {
     showError(error);
     return null;
@@ -373,8 +391,21 @@ async function runExample(name, params = {}, analysis = {type: 'static'}) {
 }
 
 function runFromForm() {
-  if ($('example').value === FILE_OPTION && app.file) return runModel(app.file.model, analysisRequest());
-  return runExample($('example').value, parameterValues(), analysisRequest());
+  const analysis = analysisRequest();
+  try {
+    withGroundMotion({blocks: []}, analysis);   // the form's mistakes before anything runs
+  } catch (error) {
+    return showFormError(error);
+  }
+  if ($('example').value === FILE_OPTION && app.file) return runModel(withGroundMotion(app.file.model, analysis), analysis);
+  return runExample($('example').value, parameterValues(), analysis, (model) => withGroundMotion(model, analysis));
+}
+
+/** A mistake in the form (GroundMotionError) shown as the page shows the service's errors. */
+function showFormError(error) {
+  if (!(error instanceof GroundMotionError)) throw error;
+  showError(new ApiError({message: error.message, path: error.field}));
+  return null;
 }
 
 // --- what a result says --------------------------------------------------------
@@ -484,6 +515,7 @@ function initialPoses(result) {
 function showModel(model, result) {
   app.model = model;
   app.result = result;
+  $('downloads').hidden = !result;
   showPick(null);
   app.initialPoses = initialPoses(result);
   showEntityLevels(model, QUANTITY_COLOURINGS);
@@ -818,6 +850,36 @@ function togglePlaying() {
   }, interval);
 }
 
+// --- downloads ------------------------------------------------------------------------------
+
+/** Save `text` as a file called `name` (the browser's download). */
+function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], {type}));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+const CSV_COLUMNS = ['block_a', 'block_b', 'centre_x_m', 'centre_y_m', 'centre_z_m', 'normal_force_N', 'shear_force_N',
+                     'eccentricity_m', 'in_kernel', 'shear_utilisation', 'bond'];
+
+/** One row per joint of a result: its blocks, centre of pressure, forces, eccentricity, kernel, utilisation, bond. */
+function jointsCsv(result) {
+  const cell = (value) => {
+    if (value === null || value === undefined) return '';
+    const text = String(value);
+    return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  const rows = (result.interfaces || []).map((joint) => [
+    joint.blocks[0], joint.blocks[1], ...(joint.centre || [null, null, null]), joint.normal_force, joint.shear_force,
+    joint.eccentricity, joint.in_kernel, joint.shear_utilisation, joint.bond].map(cell).join(','));
+  return [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n';
+}
+
 // --- views and picking ---------------------------------------------------------------------
 
 /** Look from one of VIEWS and mark its button. */
@@ -904,6 +966,15 @@ function wireControls() {
   $('filter-values').addEventListener('change', showFiltered);
   $('frame').addEventListener('input', () => { stopPlaying(); setFrame(Number($('frame').value)); });
   $('play').addEventListener('click', togglePlaying);
+  $('ground-motion').addEventListener('change', showAnalysisOptions);
+  $('record-file').addEventListener('change', async (event) => {
+    const [file] = event.target.files;
+    app.recordText = file ? await file.text() : null;
+  });
+  $('download-json').addEventListener('click', () => download(`extrados-${app.result.analysis}-result.json`,
+                                                               JSON.stringify(app.result), 'application/json'));
+  $('download-csv').addEventListener('click', () => download(`extrados-${app.result.analysis}-joints.csv`,
+                                                              jointsCsv(app.result), 'text/csv'));
   $('live-x').addEventListener('click', () => acceptLiveLoad(0));
   $('live-y').addEventListener('click', () => acceptLiveLoad(1));
 }
