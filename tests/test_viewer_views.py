@@ -224,3 +224,60 @@ def test_the_result_and_its_joints_download(arch_page, tmp_path):
         assert float(row["normal_force_N"]) == joint["normal_force"]
         assert float(row["eccentricity_m"]) == joint["eccentricity"]
         assert row["in_kernel"] == str(joint["in_kernel"]).lower()
+
+
+def test_a_thrust_line_chain_clicked_block_by_block_is_drawn_on_a_wall(browser, server):  # noqa: F811
+    """A wall has no automatic thrust line; four blocks clicked up its middle make one, through those blocks."""
+    with _open_viewer(browser, server + "/") as page:
+        run_example(page, "wall")
+        assert page.evaluate("window.extrados.drawn.thrustLines") == 0
+        page.click('button[data-view="elevation"]')
+        result = page.evaluate("window.extrados.lastResult")
+        by_id = {b["id"]: b for b in result["blocks"]}
+        chain = ["c0b2", "c1b2", "c2b2", "c3b2"]
+        page.click("#chain-pick")
+        for block_id in chain:
+            click_at_world_point(page, by_id[block_id]["position"])
+        click_at_world_point(page, by_id["c3b2"]["position"])      # the last one again: taken off
+        click_at_world_point(page, by_id["c3b2"]["position"])      # and back
+        assert page.evaluate("window.extrados.chain") == chain
+        assert "c0b2 → c1b2 → c2b2 → c3b2" in page.text_content("#chain")
+        page.click("#chain-pick")
+        page.click("#run")
+        _wait_finished(page)
+        result = page.evaluate("window.extrados.lastResult")
+        assert page.evaluate("window.extrados.drawn.thrustLines") == len(result["thrust_lines"]) == 1
+        assert result["thrust_lines"][0]["blocks"][-len(chain):] == chain
+        page.click("#chain-clear")
+        assert page.evaluate("window.extrados.chain") == [] and page.is_hidden("#chain")
+
+
+def scale_bar_pixels_per_newton(page):
+    bar = page.query_selector("#scale-bar .bar")
+    return bar.bounding_box()["width"] / float(bar.get_attribute("data-newtons"))
+
+
+def test_the_force_scale_bar_measures_the_drawn_arrows_and_follows_the_zoom(arch_page):
+    arch_page.click('button[data-view="elevation"]')
+    result = arch_page.evaluate("window.extrados.lastResult")
+    scale = arch_page.evaluate("window.extrados.jointArrowScale()")
+    joint = max(result["interfaces"], key=lambda j: sum(f * f for f in j["force"]))
+    force = math.sqrt(sum(f * f for f in joint["force"]))
+
+    def arrow_pixels_per_newton():
+        start = arch_page.evaluate("(p) => window.extrados.screenOf(p)", joint["centre"])
+        end = arch_page.evaluate("(p) => window.extrados.screenOf(p)",
+                                 [c + scale * f for c, f in zip(joint["centre"], joint["force"])])
+        return math.hypot(end["x"] - start["x"], end["y"] - start["y"]) / force
+
+    label = arch_page.text_content("#scale-bar")
+    assert label.endswith(" N") or label.endswith(" kN")
+    assert scale_bar_pixels_per_newton(arch_page) == pytest.approx(arrow_pixels_per_newton(), rel=0.02)
+    box = arch_page.evaluate("document.querySelector('#viewport canvas').getBoundingClientRect().toJSON()")
+    arch_page.mouse.move(box["left"] + 0.5 * box["width"], box["top"] + 0.5 * box["height"])
+    before = scale_bar_pixels_per_newton(arch_page)
+    for _ in range(3):
+        arch_page.mouse.wheel(0, -300)
+    assert arrow_pixels_per_newton() > 1.2 * before
+    assert scale_bar_pixels_per_newton(arch_page) == pytest.approx(arrow_pixels_per_newton(), rel=0.02)
+    arch_page.click("#fit")

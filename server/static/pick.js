@@ -9,12 +9,13 @@ const JOINT_PICK_FRACTION = 0.03;
 // A pointer that moved more than this (CSS pixels) between press and release was orbiting, not clicking.
 export const CLICK_SLOP_PIXELS = 4;
 const PICK_COLOUR = 0xffd400;
+const CHAIN_COLOUR = 0xd62828;
 
 const vector3 = (array) => new THREE.Vector3(...array);
 
 /**
- * What lies under a point of the canvas: null, {kind: 'block', id, point}, or {kind: 'joint', joint, point}
- * (joint: the result's interface). Blocks hidden by the entity filter are not picked.
+ * What lies under a point of the canvas: null, {kind: 'block', id, point}, or {kind: 'joint', joint, id, point}
+ * (joint: the result's interface; id: the block clicked). Blocks hidden by the entity filter are not picked.
  */
 export function pickAt(view, blocks, result, clientX, clientY) {
   const rect = view.renderer.domElement.getBoundingClientRect();
@@ -27,7 +28,7 @@ export function pickAt(view, blocks, result, clientX, clientY) {
   if (!hit) return null;
   const id = hit.object.parent.userData.id;
   const joint = result ? nearestJoint(result, id, hit.point, JOINT_PICK_FRACTION * view.size) : null;
-  return joint ? {kind: 'joint', joint, point: hit.point} : {kind: 'block', id, point: hit.point};
+  return joint ? {kind: 'joint', joint, id, point: hit.point} : {kind: 'block', id, point: hit.point};
 }
 
 /** The joint of block `id` whose plane passes nearest `point`, if within `reach` (m) of it. */
@@ -45,10 +46,15 @@ function nearestJoint(result, id, point, reach) {
   return best;
 }
 
+/** The blocks of a thrust-line chain being picked, their edges outlined in order; THREE objects for a layer. */
+export function chainHighlight(chain, blocks) {
+  return (chain || []).flatMap((id) => pickHighlight({kind: 'block', id}, blocks, CHAIN_COLOUR));
+}
+
 /** The highlight of a pick: the joint's polygon outlined, or the block's edges; THREE objects for a layer. */
-export function pickHighlight(pick, blocks) {
+export function pickHighlight(pick, blocks, colour = PICK_COLOUR) {
   if (!pick) return [];
-  const material = new THREE.LineBasicMaterial({color: PICK_COLOUR, depthTest: false});
+  const material = new THREE.LineBasicMaterial({color: colour, depthTest: false});
   if (pick.kind === 'joint' && pick.joint.polygon?.length >= 3) {
     const outline = new THREE.LineLoop(new THREE.BufferGeometry().setFromPoints(pick.joint.polygon.map(vector3)),
                                        material);

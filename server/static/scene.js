@@ -83,6 +83,7 @@ export class View {
     this.controls = this.makeControls();
     this.viewName = '3d';
     this.box = null;              // the bounds last framed (THREE.Box3)
+    this.onChange = null;         // called after the camera moved (the page's force scale bar follows it)
     this.halfHeight = 1;          // m, half the orthographic view's height before zooming
     this.triad = triadScene();
     this.triadCamera = new THREE.OrthographicCamera(-1.6, 1.6, 1.6, -1.6, 0.1, 10);
@@ -100,7 +101,10 @@ export class View {
 
   makeControls() {
     const controls = new OrbitControls(this.camera, this.renderer.domElement);
-    controls.addEventListener('change', () => this.render());
+    controls.addEventListener('change', () => {
+      this.render();
+      this.onChange?.();
+    });
     return controls;
   }
 
@@ -158,6 +162,15 @@ export class View {
     this.fit();
   }
 
+  /** CSS pixels a metre spans on the screen, across the view at the orbit's target. */
+  pixelsPerMetre() {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const across = new THREE.Vector3().setFromMatrixColumn(this.camera.matrixWorld, 0).normalize();
+    const a = this.controls.target.clone().project(this.camera);
+    const b = this.controls.target.clone().add(across).project(this.camera);
+    return Math.hypot((b.x - a.x) * rect.width / 2, (b.y - a.y) * rect.height / 2);
+  }
+
   /** Frame the bounds last framed in the current view. */
   fit() {
     if (this.box) this.frame(this.box);
@@ -198,6 +211,7 @@ export class View {
     this.sun.position.copy(sphere.center).add(new THREE.Vector3(1, -2, 3).multiplyScalar(radius));
     this.controls.update();
     this.render();
+    this.onChange?.();
   }
 }
 
@@ -423,6 +437,7 @@ export function interfaceLayers(result, isSupport, size) {
     resultants: {objects: arrowObjects(resultants, ARROW_RADIUS * size), count: resultants.length},
     reactions: {objects: arrowObjects(reactions, ARROW_RADIUS * size), count: reactions.length},
     largest: Math.max(0, ...magnitudes),
+    scale,
   };
 }
 

@@ -10,7 +10,7 @@ import {
   COLOURS, DISPLACEMENT_RAMP_CSS, VIEWS, View, blockObjects, bondLayer, contactLayer, displacementColour,
   interfaceLayers, loadLayer, mechanismLayer, quaternion, thrustLayer,
 } from '/static/scene.js';
-import {CLICK_SLOP_PIXELS, pickAt, pickHighlight, pickRows} from '/static/pick.js';
+import {CLICK_SLOP_PIXELS, chainHighlight, pickAt, pickHighlight, pickRows} from '/static/pick.js';
 import {GroundMotionError, parseRecord, supportMotion} from '/static/ground_motion.js';
 import {
   colouringLevel, filteredBlocks, levelColours, levelLegend, showEntityLevels, showFilterValues,
@@ -48,6 +48,8 @@ const app = {
   pick: null,          // what the last click picked (pick.js), or null
   liveOffer: null,     // {model, analysis} of a load factor waiting for a live load (offerLiveLoad), or null
   recordText: null,    // the text of the accelerogram file chosen, or null
+  chain: [],           // block ids of the thrust-line chain clicked, in order (analysis.thrust_line.chain)
+  pickingChain: false, // clicks add blocks to the chain instead of reading numbers
 };
 
 /** The test and scripting handle. */
@@ -62,6 +64,11 @@ const extrados = {
   runModel,
   setFrame,
   picked: null,        // {kind: 'joint', blocks} or {kind: 'block', id} of the last click, or null
+  chain: [],           // the thrust-line chain clicked so far (block ids)
+  /** m of arrow per N of joint force, as the joint resultants are drawn now. */
+  jointArrowScale() {
+    return app.jointScale || 0;
+  },
   /** Look from one of the views (3d, elevation, side, plan), as its button does. */
   setView(name) {
     showView(name);
@@ -255,6 +262,7 @@ function analysisRequest() {
   const analysis = {type};
   const number = (id) => Number($(id).value);
   if (type === 'load_factor') analysis.max_factor = number('max-factor');
+  if (app.chain.length >= 2 && type !== 'dynamic') analysis.thrust_line = {chain: [...app.chain]};
   if (type === 'dynamic') {
     analysis.duration = number('duration');
     analysis.output_interval = number('output-interval');
@@ -516,6 +524,11 @@ function showModel(model, result) {
   app.model = model;
   app.result = result;
   $('downloads').hidden = !result;
+  const ids = new Set(model.blocks?.map((block) => block.id) || []);
+  if (app.chain.some((id) => !ids.has(id))) {   // another model: its chain is not this one's
+    app.chain = [];
+    showChain();
+  }
   showPick(null);
   app.initialPoses = initialPoses(result);
   showEntityLevels(model, QUANTITY_COLOURINGS);
@@ -594,6 +607,7 @@ function drawResultLayers(result) {
                                  reactions: joints.reactions.count, thrustLines: thrust.count, bonds: bonds.count,
                                  hinges: mechanism.hinges, mechanismArrows: mechanism.arrows});
   app.largest = {contact: contacts.largest, joint: joints.largest};
+  app.jointScale = joints.scale || 0;   // m of arrow per N of joint force
   app.drawnStates = contacts.states;
   app.bondStates = bonds.states;
 }
@@ -699,6 +713,36 @@ function legendItem(kind, colour, text) {
   return item;
 }
 
+// The force scale bar's length is a round force (1, 2 or 5 times a power of ten) about this long (CSS pixels).
+const SCALE_BAR_PIXELS = 100;
+
+/** The force scale bar of the joint arrows: a bar and its force, kept to the camera by `updateScaleBar`. */
+function scaleBarItem() {
+  const item = document.createElement('div');
+  item.className = 'item';
+  item.id = 'scale-bar';
+  const bar = document.createElement('span');
+  bar.className = 'bar';
+  const label = document.createElement('span');
+  item.append(bar, label);
+  return item;
+}
+
+/** Size the scale bar to the arrows as drawn now: a round force whose arrow would be about SCALE_BAR_PIXELS long. */
+function updateScaleBar() {
+  const item = $('scale-bar');
+  if (!item || !app.jointScale) return;
+  const pixelsPerNewton = app.jointScale * app.view.pixelsPerMetre();
+  if (!(pixelsPerNewton > 0)) return;
+  const raw = SCALE_BAR_PIXELS / pixelsPerNewton;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const force = [5, 2, 1].map((k) => k * power).find((value) => value <= raw) || power;
+  const [bar, label] = item.children;
+  bar.style.width = `${force * pixelsPerNewton}px`;
+  bar.dataset.newtons = String(force);
+  label.textContent = formatForce(force);
+}
+
 function legendNote(text) {
   const note = document.createElement('div');
   note.className = 'note';
@@ -760,6 +804,7 @@ function showLegend() {
     if (layerOn('reactions') && extrados.drawn.reactions) items.push(legendItem('arrow', COLOURS.reaction, 'support reaction'));
     if ((layerOn('resultants') && extrados.drawn.resultants) || (layerOn('reactions') && extrados.drawn.reactions)) {
       items.push(legendNote(`longest joint arrow ${formatForce(app.largest.joint)}`));
+      items.push(scaleBarItem());
     }
     if (layerOn('thrustLines') && extrados.drawn.thrustLines) items.push(legendItem('arrow', COLOURS.thrust, 'thrust line'));
     if (layerOn('mechanism') && (extrados.drawn.hinges || extrados.drawn.mechanismArrows)) {
@@ -778,6 +823,7 @@ function showLegend() {
     }
   }
   $('legend').replaceChildren(...items);
+  updateScaleBar();
 }
 
 // --- layers ---------------------------------------------------------------------------
@@ -895,7 +941,7 @@ function showPick(pick) {
   app.pick = pick;
   extrados.picked = pick && (pick.kind === 'joint' ? {kind: 'joint', blocks: pick.joint.blocks}
     : {kind: 'block', id: pick.id});
-  app.view.setLayer('pick', pickHighlight(pick, app.blocks));
+  app.view.setLayer('pick', app.pickingChain ? chainHighlight(app.chain, app.blocks) : pickHighlight(pick, app.blocks));
   $('pick-panel').hidden = !pick;
   const rows = pick ? pickRows(pick, app.result, app.model, FORMAT) : [];
   $('pick').replaceChildren(...rows.flatMap(([label, text, key, value]) => {
@@ -919,7 +965,44 @@ function wirePicking() {
     if (!pressed || !app.model) return;
     const moved = Math.hypot(event.clientX - pressed[0], event.clientY - pressed[1]);
     pressed = null;
-    if (moved <= CLICK_SLOP_PIXELS) showPick(pickAt(app.view, app.blocks, app.result, event.clientX, event.clientY));
+    if (moved > CLICK_SLOP_PIXELS) return;
+    const pick = pickAt(app.view, app.blocks, app.result, event.clientX, event.clientY);
+    if (app.pickingChain) addToChain(pick);
+    else showPick(pick);
+  });
+}
+
+/** A block clicked while picking a chain: appended, or taken off when it is the last one again. */
+function addToChain(pick) {
+  if (!pick) return;
+  if (app.chain[app.chain.length - 1] === pick.id) app.chain.pop();
+  else if (!app.chain.includes(pick.id)) app.chain.push(pick.id);
+  showChain();
+}
+
+/** The chain's blocks outlined and listed; Run then asks for its thrust line (analysis.thrust_line). */
+function showChain() {
+  extrados.chain = [...app.chain];
+  app.view.setLayer('pick', app.pickingChain ? chainHighlight(app.chain, app.blocks) : pickHighlight(app.pick, app.blocks));
+  $('chain-pick').setAttribute('aria-pressed', String(app.pickingChain));
+  $('chain-pick').textContent = app.pickingChain ? 'Done picking' : 'Pick a thrust-line chain';
+  $('chain-clear').hidden = app.chain.length === 0;
+  $('chain').hidden = app.chain.length === 0 && !app.pickingChain;
+  $('chain').textContent = app.chain.length
+    ? `Chain: ${app.chain.join(' → ')}${app.chain.length < 2 ? ' (click at least two blocks)' : '; Run draws its thrust line'}`
+    : 'Click the blocks of the chain in order, from springing to springing.';
+  app.view.render();
+}
+
+function wireChain() {
+  $('chain-pick').addEventListener('click', () => {
+    app.pickingChain = !app.pickingChain;
+    if (app.pickingChain) showPick(null);
+    showChain();
+  });
+  $('chain-clear').addEventListener('click', () => {
+    app.chain = [];
+    showChain();
   });
 }
 
@@ -982,9 +1065,11 @@ function wireControls() {
 /** Build the page; ?example=NAME opens with that example shown (as `extrados serve --example` prints). */
 async function start() {
   app.view = new View($('viewport'));
+  app.view.onChange = updateScaleBar;
   wireControls();
   wireViews();
   wirePicking();
+  wireChain();
   showAnalysisOptions();
   setState('idle');
   const query = new URLSearchParams(window.location.search);
