@@ -144,6 +144,14 @@ def paths():
                           **error_responses(401, 404, 409, 410, 503)}}},
         **batch_paths(),
         **hops_paths(),
+        "/v1/exports/vtk": {"post": {
+            "summary": "A model and its result as VTK files for ParaView (extrados export --format vtk), zipped",
+            "requestBody": {"required": True, "content": json_content({
+                "type": "object", "required": ["model", "result"], "additionalProperties": False,
+                "properties": {"model": ref("Model"), "result": ref("Result")}})},
+            "responses": {"200": {"description": "a zip of the .pvd collection, its .vtu files and the entity names",
+                                  "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+                          **error_responses(400, 401, 413, 415, 422, 503)}}},
         "/v1/examples": {"get": {"summary": "The model generators and their parameters", "responses": {
             "200": {"description": "generators", "content": json_content(
                 {"type": "object", "required": ["examples"], "properties": {"examples": {"type": "array", "items": ref("Generator")}}})},

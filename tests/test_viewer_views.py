@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import math
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,11 @@ def test_the_force_scale_bar_measures_the_drawn_arrows_and_follows_the_zoom(arch
     assert arrow_pixels_per_newton() > 1.2 * before
     assert scale_bar_pixels_per_newton(arch_page) == pytest.approx(arrow_pixels_per_newton(), rel=0.02)
     arch_page.click("#fit")
+
+
+def test_the_vtk_files_download_as_a_zip(arch_page, tmp_path):
+    with arch_page.expect_download() as download:
+        arch_page.click("#download-vtk")
+    assert download.value.suggested_filename == "extrados-static-vtk.zip"
+    names = zipfile.ZipFile(download.value.path()).namelist()
+    assert {"result.pvd", "blocks_0000.vtu", "contacts_0000.vtu"} <= set(names)

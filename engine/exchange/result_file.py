@@ -39,13 +39,19 @@ def read_result_file(path):
         raise ModelError(f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (RecursionError, ValueError) as exc:
         raise ModelError(f"{path} is not JSON a result can be read from: {exc}") from None
+    result = result_of_document(doc, path)
+    return read_sidecar(result, sidecar_path(path)) if wants_sidecar(result) else result
+
+
+def result_of_document(doc, where):
+    """The Result of a result document (a parsed JSON value), checked against the result schema; ModelError
+    naming ``where`` (a file, or "the result") when it is not one."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ModelError(f"{path} is not a result document (format {FORMAT!r})", path="format")
+        raise ModelError(f"{where} is not a result document (format {FORMAT!r})", path="format")
     error = first_error(result_validator(), doc)
     if error is not None:
-        raise ModelError(f"{path} is not a valid result document: {schema_error(error)}")
-    result = Result.from_dict(doc)
-    return read_sidecar(result, sidecar_path(path)) if wants_sidecar(result) else result
+        raise ModelError(f"{where} is not a valid result document: {schema_error(error)}")
+    return Result.from_dict(doc)
 
 def unread_frames(result, n_frames):
     """Frames of ``n_frames`` the document already gave (``result.frames``), or all nan when it gave none."""

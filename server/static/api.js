@@ -51,6 +51,24 @@ async function request(method, path, body = undefined) {
   return {status: response.status, data};
 }
 
+/** The VTK files of a model and its result, zipped (POST /v1/exports/vtk): resolves to a Blob. */
+export async function vtkExport(model, result) {
+  const headers = {Accept: 'application/zip, application/json', 'Content-Type': 'application/json'};
+  const token = authToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch('/v1/exports/vtk', {method: 'POST', headers, body: JSON.stringify({model, result})});
+  if (!response.ok) {
+    let error = {message: `POST /v1/exports/vtk: HTTP ${response.status}`};
+    try {
+      error = (await response.json()).error || error;
+    } catch {
+      // not JSON: keep the status line
+    }
+    throw new ApiError(error, response.status);
+  }
+  return response.blob();
+}
+
 /** The list of examples: [{name, help, parameters: [{name, type, default, unit, help, range}]}]. */
 export async function listExamples() {
   return (await request('GET', '/v1/examples')).data.examples;

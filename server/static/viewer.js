@@ -5,7 +5,7 @@
 // For tests and scripts the page exposes window.extrados (see `extrados` below) and mirrors its
 // state in document.body.dataset.state: idle | running | done | error.
 import * as THREE from 'three';
-import {ApiError, analyse, exampleModel, listExamples} from '/static/api.js';
+import {ApiError, analyse, exampleModel, listExamples, vtkExport} from '/static/api.js';
 import {
   COLOURS, DISPLACEMENT_RAMP_CSS, VIEWS, View, blockObjects, bondLayer, contactLayer, displacementColour,
   interfaceLayers, loadLayer, mechanismLayer, quaternion, thrustLayer,
@@ -898,9 +898,9 @@ function togglePlaying() {
 
 // --- downloads ------------------------------------------------------------------------------
 
-/** Save `text` as a file called `name` (the browser's download). */
+/** Save `text` (or a Blob) as a file called `name` (the browser's download). */
 function download(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], {type}));
+  const url = URL.createObjectURL(text instanceof Blob ? text : new Blob([text], {type}));
   const link = document.createElement('a');
   link.href = url;
   link.download = name;
@@ -1058,6 +1058,14 @@ function wireControls() {
                                                                JSON.stringify(app.result), 'application/json'));
   $('download-csv').addEventListener('click', () => download(`extrados-${app.result.analysis}-joints.csv`,
                                                               jointsCsv(app.result), 'text/csv'));
+  $('download-vtk').addEventListener('click', async () => {
+    clearError();
+    try {
+      download(`extrados-${app.result.analysis}-vtk.zip`, await vtkExport(app.model, app.result), 'application/zip');
+    } catch (error) {
+      showError(error);
+    }
+  });
   $('live-x').addEventListener('click', () => acceptLiveLoad(0));
   $('live-y').addEventListener('click', () => acceptLiveLoad(1));
 }
