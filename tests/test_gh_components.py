@@ -46,7 +46,7 @@ def logic_function(folder):
 def test_the_issue_s_components_are_all_there():
     names = {metadata(f.name)["name"] for f in folders()}
     assert names == {"Service", "Blocks", "Supports", "Material & Joint", "Loads", "Ground Motion", "Analyze",
-                     "Simulate", "Contact Forces", "Joint Resultants", "Thrust Lines", "Block Stress",
+                     "Simulate", "Contact Forces", "Joint Resultants", "Thrust Lines", "Mechanism", "Block Stress",
                      "Blocks At Frame", "Block Entities", "Arch", "Wall", "Spandrel Wall", "Cylinder"}
 
 
@@ -321,6 +321,35 @@ def test_load_factor_of_the_column_is_its_width_over_height(column, service):
     analyze, out = analyse(column, service, loads=loads, analysis_type="load_factor")
     assert out["load_factor"] == pytest.approx(WIDTH / (3 * HEIGHT), rel=0.01)
     assert analyze.message.startswith("load factor")
+
+
+#: How far the mechanism's velocities may stray from a rigid rotation (relative): measured 3e-5 on the column.
+MECHANISM_RIGIDITY = 1e-3
+
+
+def test_the_column_s_mechanism_is_a_rigid_rotation_about_its_toe(column, service):
+    """Overturning under a lateral acceleration along +x, the column turns as one body about the base edge at
+    x = b: one hinge, there, and every block's velocity square to its arm from that edge and in proportion to
+    its length (a rigid rotation), to MECHANISM_RIGIDITY: the velocities are the static solve's at the first
+    failing factor, which carry the joints' compliance as well as the rotation."""
+    loads = Component("Extrados_Loads")(acceleration=rhino3dm.Vector3d(G, 0, 0))["loads"]
+    _, out = analyse(column, service, loads=loads, analysis_type="load_factor")
+    mechanism = Component("Extrados_Mechanism")
+    drawn = mechanism(result=out["result"])
+    assert not mechanism.errors, mechanism.errors
+    assert len(drawn["hinges"]) == 1 and drawn["hinge_blocks"][0] in ("ground|c0", "c0|ground")
+    pivot = drawn["hinges"][0]
+    assert (pivot.X, pivot.Z) == pytest.approx((WIDTH, 0.0), abs=1e-9)
+    assert sorted(drawn["moving"]) == ["c0", "c1", "c2"] and drawn["factor"] >= out["load_factor"]
+    rates = []
+    for line in drawn["velocities"]:
+        arm = (line.From.X - pivot.X, line.From.Z - pivot.Z)
+        motion = (line.To.X - line.From.X, line.To.Z - line.From.Z)
+        cosine = (arm[0] * motion[0] + arm[1] * motion[1]) / (math.hypot(*arm) * math.hypot(*motion))
+        assert abs(cosine) < MECHANISM_RIGIDITY
+        assert arm[0] * motion[1] - arm[1] * motion[0] < 0.0          # clockwise seen from -y: towards +x at the top
+        rates.append(math.hypot(*motion) / math.hypot(*arm))
+    assert rates == pytest.approx([rates[0]] * 3, rel=MECHANISM_RIGIDITY)
 
 
 #: Blocks of the tall column whose load factor search (0.4-1.5 s once compiled) runs past the limited service's

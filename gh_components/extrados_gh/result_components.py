@@ -1,4 +1,4 @@
-"""The components that draw a result: Contact Forces, Joint Resultants, Thrust Lines, Block Stress,
+"""The components that draw a result: Contact Forces, Joint Resultants, Thrust Lines, Mechanism, Block Stress,
 Blocks At Frame and Block Entities.
 
 Forces are drawn as lines from their point of application, ``scale`` metres per newton. Left
@@ -106,6 +106,40 @@ def thrust_lines(context, result):
         context.warn("the result has no thrust line: name the arch's blocks in Analyze's Chain")
     context.message("%d lines" % ((effective is not None) + len(conventional)))
     return effective, conventional, names, thrusts, safety[0] if safety else None
+
+
+@outputs("Hinges", "Hinge blocks", "Velocities", "Moving", "Sliding", "Factor")
+def mechanism(context, result, scale):
+    """Mechanism: the collapse mechanism of a load factor result, read at the first factor that fails: the
+    hinges' pivots with the block pairs they join, each moving block's velocity as a line from its centre
+    (the fastest a quarter of the model's size unless Scale, m per unit of the dimensionless velocity, is
+    set), the moving blocks' ids, the sliding block pairs and the factor the mechanism is read at."""
+    result = result_of(result)
+    found = (result.data.get("load_factor_report") or {}).get("mechanism")
+    if not found:
+        if result.data.get("analysis") != "load_factor":
+            raise ValueError("connect the Result of a load factor analysis (Analyze with Type load_factor)")
+        context.warn("no mechanism: the structure stands at the largest factor tried (max_factor)")
+        return [], [], [], [], [], None
+    geometry = context.geometry
+    hinges = found.get("hinges", [])
+    centres = dict((b["id"], b["position"]) for b in result.data.get("blocks", []))
+    moving = [b for b in found.get("blocks", []) if _length(b["velocity"]) > 0.0 and b["id"] in centres]
+    largest = max([_length(b["velocity"]) for b in moving] or [0.0])
+    if scale is not None:
+        factor = number(scale, "Scale", None, positive=True)
+    else:
+        size = conversions.block_size(result.model["blocks"])
+        factor = AUTO_SCALE_FRACTION * size / largest if largest > 0.0 else 0.0
+    lines = []
+    for block in moving:
+        start = centres[block["id"]]
+        end = [c + factor * v for c, v in zip(start, block["velocity"])]
+        lines.append(geometry.Line(conversions.rhino_point(geometry, start), conversions.rhino_point(geometry, end)))
+    context.message("%d hinges" % len(hinges))
+    return ([conversions.rhino_point(geometry, h["pivot"]) for h in hinges], ["|".join(h["blocks"]) for h in hinges],
+            lines, [b["id"] for b in moving], ["|".join(pair) for pair in found.get("sliding", [])],
+            found.get("factor"))
 
 
 def ramp(value, largest):

@@ -425,6 +425,20 @@ def icon_thrust_lines(cv: Canvas) -> None:
     cv.line([right_foot] + ring + [left_foot], THRUST, 1.5)
 
 
+def icon_mechanism(cv: Canvas) -> None:
+    """Extrados_Mechanism: an arch on piers with the four hinges of its collapse mechanism as dark dots, and an
+    orange arrow of the crown's motion."""
+    arch_on_piers(cv)
+    cx, cy = ARCH_CX, ARCH_SPRING
+    # hinges alternate between the intrados and the extrados: the classic four-hinge mechanism
+    for angle, radius in ((0, ARCH_R_OUT), (55, ARCH_R_IN), (125, ARCH_R_OUT), (180, ARCH_R_IN)):
+        x = cx + radius * math.cos(math.radians(angle))
+        y = cy - radius * math.sin(math.radians(angle))
+        cv.dot((x, y), 1.6, LOAD)
+    crown = (cx, cy - (ARCH_R_IN + ARCH_R_OUT) / 2)
+    cv.arrow(crown, (crown[0] + 5.0, crown[1] + 4.0), SLIP, width=1.5, head_length=3.0, head_width=4.0)
+
+
 def icon_block_stress(cv: Canvas) -> None:
     """Extrados_BlockStress: a block with a blue-to-red stress gradient and principal axes."""
     x0, y0, x1, y1 = 2, 3, 21, 20
@@ -544,6 +558,7 @@ ICONS: dict[str, Callable[[Canvas], None]] = {
     "Extrados_ContactForces": icon_contact_forces,
     "Extrados_JointResultants": icon_joint_resultants,
     "Extrados_ThrustLines": icon_thrust_lines,
+    "Extrados_Mechanism": icon_mechanism,
     "Extrados_BlockStress": icon_block_stress,
     "Extrados_BlocksAtFrame": icon_blocks_at_frame,
     "Extrados_BlockEntities": icon_block_entities,
