@@ -6,6 +6,8 @@ travel wrapped in these small classes, each showing a one-line summary on a Pane
 """
 from __future__ import absolute_import
 
+import math
+
 from .conversions import DEFAULT_DENSITY, DEFAULT_FRICTION, DEFAULT_JOINT, DEFAULT_MATERIAL
 
 
@@ -91,7 +93,10 @@ class GroundMotion(Item):
 
     def summary(self):
         if self.data["kind"] == "sine":
-            return "sine %g Hz" % self.data["frequency"]
+            start = " from rest" if self.data.get("start") == "from_rest" else ""
+            return "sine %g Hz%s" % (self.data["frequency"], start)
+        if self.data["kind"] == "velocity":
+            return "velocity %g m/s" % math.sqrt(sum(v * v for v in self.data["velocity"]))
         return "record of %d samples every %g s" % (len(self.data["accelerations"]), self.data["dt"])
 
 

@@ -267,10 +267,14 @@ def loads(context, blocks, points, forces, ids, acceleration, live):
 
 
 @outputs("Motion")
-def ground_motion(context, direction, frequency, peak_acceleration, duration, record, record_step):
-    """Ground Motion: the supports' acceleration, a sine or a record (m/s2 along Direction).
+def ground_motion(context, direction, frequency, peak_acceleration, duration, record, record_step, from_rest=None,
+                  velocity=None):
+    """Ground Motion: the supports' motion, a sine or a record of accelerations (m/s2 along Direction), or a
+    constant velocity.
 
-    A Record (numbers along Direction, or vectors) with its Record step (s) wins over the sine.
+    A Record (numbers along Direction, or vectors) with its Record step (s) wins over a Velocity (m/s, a vector,
+    for Duration s or the whole run), which wins over the sine. From rest starts the sine with the ground at rest
+    (displacement D (1 - cos 2 pi f t)) instead of at speed (D sin 2 pi f t, seed 000).
     """
     axis = conversions.vector3(direction if direction is not None else (1.0, 0.0, 0.0), "Direction")
     length = math.sqrt(sum(a * a for a in axis))
@@ -287,11 +291,17 @@ def ground_motion(context, direction, frequency, peak_acceleration, duration, re
         else:
             accelerations = [[number(s, "Record[%d]" % k, None) * a for a in axis] for k, s in enumerate(samples)]
         data = {"kind": "record", "dt": dt, "accelerations": accelerations}
+    elif velocity is not None:
+        data = {"kind": "velocity", "velocity": conversions.vector3(velocity, "Velocity")}
+        if duration is not None:
+            data["duration"] = number(duration, "Duration", None, positive=True)
     else:
         data = {"kind": "sine", "direction": axis, "frequency": number(frequency, "Frequency", 1.0, positive=True),
                 "peak_acceleration": number(peak_acceleration, "Peak acceleration", 0.2 * conversions.STANDARD_GRAVITY)}
         if duration is not None:
             data["duration"] = number(duration, "Duration", None, positive=True)
+        if from_rest:
+            data["start"] = "from_rest"
     item = GroundMotion(data)
     context.message(item.summary())
     return (item,)

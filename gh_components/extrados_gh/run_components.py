@@ -168,7 +168,45 @@ def simulate(context, blocks, materials, loads, motion, duration, time_step, out
         analysis["time_step"] = number(time_step, "Time step", None, positive=True)
     if output_interval is not None:
         analysis["output_interval"] = number(output_interval, "Output interval", None, positive=True)
-    model = model_document(blocks, materials, loads, motion)
+    return _run_as_job(context, model_document(blocks, materials, loads, motion), analysis, run, cancel, service,
+                       "simulation")
+
+
+def stage_list(stages):
+    """The construction stages of a Stages input: "courses" when unconnected, "courses" or "all" as one item,
+    else one stage per item, its block ids separated by commas."""
+    items = [str(s).strip() for s in present(stages)]
+    if not items:
+        return "courses"
+    if len(items) == 1 and items[0] in ("courses", "all"):
+        return items[0]
+    built = [[i.strip() for i in item.split(",") if i.strip()] for item in items]
+    for k, stage in enumerate(built):
+        if not stage:
+            raise ValueError("Stages[%d] names no block (give block ids separated by commas)" % k)
+    return built
+
+
+@outputs("Result", "State", "Progress", "Stable", "Stages", "Reactions")
+def construct(context, blocks, materials, loads, stages, time_step, run, cancel, service):
+    """Construct: the blocks built stage by stage (seed 001 sec. 4.3.1), each stage run until it settles, as a
+    job of the service; Run starts it, Cancel stops it. Stages: course by course by default."""
+    analysis = {"type": "construction", "stages": stage_list(stages)}
+    if time_step is not None:
+        analysis["time_step"] = number(time_step, "Time step", None, positive=True)
+    result, state, progress, _, _ = _run_as_job(context, model_document(blocks, materials, loads), analysis, run,
+                                                cancel, service, "construction")
+    if result is None:
+        return None, state, progress, None, [], []
+    built = (result.data.get("construction") or {}).get("stages", [])
+    geometry = context.geometry
+    return (result, state, progress, result.data.get("stable"), [",".join(stage["blocks"]) for stage in built],
+            [geometry.Vector3d(*[float(c) for c in stage["support_reaction"]]) for stage in built])
+
+
+def _run_as_job(context, model, analysis, run, cancel, service, what):
+    """Result, State, Progress, Frames, Times of a run the service does as a job: Run submits it (cancelling
+    this component's earlier one), Cancel stops it, and the canvas polls it without blocking."""
     request = signature({"model": model, "analysis": analysis})
     client = client_of(service)
     state = context.state
@@ -182,12 +220,12 @@ def simulate(context, blocks, materials, loads, motion, duration, time_step, out
             context.message(state["final"])
             return None, state["final"], None, 0, []
         context.message("idle")
-        context.remark("press Run to start the simulation")
+        context.remark("press Run to start the %s" % what)
         return None, None, None, None, None
     if cancel:
         _cancel_running(client, state)
     if state.get("request") != request:
-        context.warn("the inputs changed since this simulation: press Run to simulate again")
+        context.warn("the inputs changed since this %s: press Run to run it again" % what)
     return _job_outputs(context, client, state)
 
 

@@ -385,6 +385,15 @@ def icon_simulate(cv: Canvas) -> None:
         cv.line([(x0, y0), (x1, y1)], EDGE_COLOUR, 1.0)  # motion streaks
 
 
+def icon_construct(cv: Canvas) -> None:
+    """Extrados_Construct: two courses standing on the ground, a third block lowered onto them (an arrow down)."""
+    ground(cv, 1, 23, 21)
+    cv.rect(3, 15, 21, 21)
+    cv.rect(6, 9, 18, 15)
+    cv.rect(8, 1, 16, 5)  # the next block, on its way down
+    cv.arrow((12, 5), (12, 8.5), LOAD, width=1.25, head_length=2.5, head_width=3.5)
+
+
 def icon_contact_forces(cv: Canvas) -> None:
     """Extrados_ContactForces: two blocks pulled apart, blue contact forces in the joint."""
     cv.rect(2, 2, 21, 8)
@@ -555,6 +564,7 @@ ICONS: dict[str, Callable[[Canvas], None]] = {
     "Extrados_GroundMotion": icon_ground_motion,
     "Extrados_Analyze": icon_analyze,
     "Extrados_Simulate": icon_simulate,
+    "Extrados_Construct": icon_construct,
     "Extrados_ContactForces": icon_contact_forces,
     "Extrados_JointResultants": icon_joint_resultants,
     "Extrados_ThrustLines": icon_thrust_lines,
