@@ -29,7 +29,6 @@ Usage::
 """
 import argparse
 import inspect
-import json
 import shutil
 import sys
 import zipfile
