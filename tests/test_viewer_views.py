@@ -105,6 +105,9 @@ def test_a_click_on_a_block_reads_its_stress_and_a_click_on_nothing_clears(arch_
     assert arch_page.evaluate("window.extrados.picked") == {"kind": "block", "id": block["id"]}
     values = picked_values(arch_page)
     assert float(values["p"]) == block["p"] and float(values["q"]) == block["q"]
+    principal = block["principal_stress"]
+    axis = principal["directions"][principal["values"].index(min(principal["values"]))]
+    assert [float(c) for c in values["principal-axis"].split(",")] == axis
     assert "kPa" in arch_page.text_content("#pick")
     box = arch_page.evaluate("document.querySelector('#viewport canvas').getBoundingClientRect().toJSON()")
     arch_page.mouse.click(box["right"] - 20, box["top"] + 20)       # the sky above the arch
@@ -290,3 +293,37 @@ def test_the_vtk_files_download_as_a_zip(arch_page, tmp_path):
     assert download.value.suggested_filename == "extrados-static-vtk.zip"
     names = zipfile.ZipFile(download.value.path()).namelist()
     assert {"result.pvd", "blocks_0000.vtu", "contacts_0000.vtu"} <= set(names)
+
+
+def test_a_click_on_a_mortar_joint_reads_its_bond(browser, server, tmp_path):  # noqa: F811
+    from tests.test_mortar import MORTAR, cantilever
+    from tests.test_viewer import run_static_from_file
+
+    with _open_viewer(browser, server + "/") as page:
+        run_static_from_file(page, tmp_path / "cantilever.json", cantilever(MORTAR))
+        page.click('button[data-view="elevation"]')
+        result = page.evaluate("window.extrados.lastResult")
+        supports = {b["id"] for b in result["blocks"] if b["support"]}
+        joint = next(j for j in result["interfaces"] if j.get("bond") and not set(j["blocks"]) & supports)
+        click_at_world_point(page, joint["centroid"])
+        assert page.evaluate("window.extrados.picked") == {"kind": "joint", "blocks": joint["blocks"]}
+        assert picked_values(page)["bond"] == joint["bond"] == "intact"
+
+
+def test_a_click_on_a_block_after_a_dynamic_run_reads_how_far_it_moved(browser, server):  # noqa: F811
+    with _open_viewer(browser, server + "/") as page:
+        page.select_option("#example", "rocking_block")
+        page.fill("#parameters input[name=lateral_acceleration]", "6")
+        page.select_option("#analysis-type", "dynamic")
+        page.fill("#duration", "0.1")
+        page.fill("#output-interval", "0.02")
+        page.click("#run")
+        _wait_finished(page)
+        page.click('button[data-view="elevation"]')
+        result = page.evaluate("window.extrados.lastResult")
+        index, block = next((i, b) for i, b in enumerate(result["blocks"]) if not b["support"])
+        first, last = result["frames"][0]["positions"][index], result["frames"][-1]["positions"][index]
+        click_at_world_point(page, last)
+        assert page.evaluate("window.extrados.picked") == {"kind": "block", "id": block["id"]}
+        moved = math.dist(first, last)
+        assert moved > 0 and float(picked_values(page)["displacement"]) == pytest.approx(moved, rel=1e-12)

@@ -110,6 +110,12 @@ function blockRows(id, result, model, format) {
   }
   const values = state.principal_stress?.values;
   if (values) rows.push(['principal stresses', values.map(format.stress).join(', '), 'principal', values.join(',')]);
+  const directions = state.principal_stress?.directions;
+  if (values && directions) {
+    const first = values.indexOf(Math.min(...values));   // the most compressive (stress is negative in compression)
+    const axis = directions[first].map((c) => c.toFixed(3)).join(', ');
+    rows.push(['most compressive axis', `(${axis})`, 'principal-axis', directions[first].join(',')]);
+  }
   const frames = result.frames || [];
   if (frames.length > 1) {
     const index = result.blocks.indexOf(state);
