@@ -607,6 +607,18 @@ def test_construct_builds_the_column_course_by_course_and_the_ground_carries_wha
         assert abs(reaction.X) + abs(reaction.Y) < FORCE_RTOL * BLOCK_WEIGHT
 
 
+def test_simulate_sends_the_rocking_restitution_and_checks_its_range(column, service):
+    simulate = Component("Extrados_Simulate")
+    inputs = dict(blocks=column["blocks"], materials=column["materials"], duration=0.01, service=service,
+                  restitution=0.6)
+    simulate(run=True, **inputs)
+    out = poll_until_finished(simulate, inputs)
+    assert out["state"] == "done" and out["result"].analysis["rocking_restitution"] == 0.6
+    simulate(run=True, **dict(inputs, restitution=1.5))
+    assert simulate.errors == ["Restitution is the fraction of kinetic energy a rocking impact keeps: at most 1; "
+                               "got 1.5"]
+
+
 def test_construct_reads_its_stages():
     assert run_components.stage_list(None) == "courses"
     assert run_components.stage_list(["all"]) == "all"

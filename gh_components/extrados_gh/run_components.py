@@ -161,9 +161,16 @@ def _verdict(data):
 
 @outputs("Result", "State", "Progress", "Frames", "Times")
 def simulate(context, blocks, materials, loads, motion, duration, time_step, output_interval, run, cancel,
-             service):
-    """Simulate: a dynamic run as a job of the service; Run starts it, Cancel stops it."""
+             service, restitution=None):
+    """Simulate: a dynamic run as a job of the service; Run starts it, Cancel stops it. Restitution, when given,
+    is the energy ratio r a rocking impact keeps (seed 003 eq. 2; analysis.rocking_restitution)."""
     analysis = {"type": "dynamic", "duration": number(duration, "Duration", 2.0, positive=True)}
+    if restitution is not None:
+        r = number(restitution, "Restitution", None, minimum=0.0)
+        if r > 1.0:
+            raise ValueError("Restitution is the fraction of kinetic energy a rocking impact keeps: at most 1; got %g"
+                             % r)
+        analysis["rocking_restitution"] = r
     if time_step is not None:
         analysis["time_step"] = number(time_step, "Time step", None, positive=True)
     if output_interval is not None:

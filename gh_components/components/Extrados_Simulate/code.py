@@ -13,6 +13,8 @@ freezing the canvas.
         cancel: Stop the running simulation (a button).
         service: The Service component's connection; the local service (http://127.0.0.1:8765) when
             unconnected.
+        restitution: The fraction r of kinetic energy a rocking impact keeps (seed 003); default: the plastic
+            impact's own.
     Returns:
         result: The result with its frames, for Blocks At Frame and the other result components.
         state: queued, running, done, failed or cancelled.
@@ -27,7 +29,8 @@ from extrados_gh.runtime import run_component
 
 
 class ExtradosSimulateComponent(component):
-    def RunScript(self, blocks, materials, loads, motion, duration, time_step, output_interval, run, cancel, service):
+    def RunScript(self, blocks, materials, loads, motion, duration, time_step, output_interval, run, cancel, service,
+                  restitution):
         gh_component = ghenv.Component  # noqa: F821 (GhPython and Rhino 8 define ghenv; self may not be it)
         return run_component(gh_component, simulate, blocks, materials, loads, motion, duration, time_step,
-                                                     output_interval, run, cancel, service)
+                             output_interval, run, cancel, service, restitution)
