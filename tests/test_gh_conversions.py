@@ -20,11 +20,12 @@ ROUNDOFF = 1e-9
 FLOAT32 = 1e-6
 
 
-def rhino_mesh(vertices, faces):
-    """A rhino3dm Mesh built vertex by vertex; polygons of more than 4 corners are fanned into triangles."""
+def rhino_mesh(vertices, faces, scale=1.0):
+    """A rhino3dm Mesh built vertex by vertex, its vertices times ``scale``; polygons of more than 4 corners are
+    fanned into triangles."""
     mesh = rhino3dm.Mesh()
     for x, y, z in vertices:
-        mesh.Vertices.AddPoint3d(x, y, z)  # double precision (Add keeps single-precision Point3f)
+        mesh.Vertices.AddPoint3d(scale * x, scale * y, scale * z)  # double precision (Add keeps Point3f)
     for face in faces:
         if len(face) in (3, 4):
             mesh.Faces.AddFace(*face)

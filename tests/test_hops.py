@@ -13,25 +13,12 @@ import rhino3dm
 from extrados import analyze
 from extrados.engine.generators import box, generate
 from tests.server_harness import running_service
+from tests.test_gh_conversions import rhino_mesh
 
 #: Joint resultants from the Hops function and from `analyze` of the generator's document agree to this fraction
 #: of the arch's weight: the same blocks, rebuilt from meshes (vertex order and face merging may differ), solved to
 #: the static tolerance.
 FORCE_AGREEMENT = 1e-4
-
-
-def rhino_mesh(vertices, faces, scale=1.0):
-    """A rhino3dm Mesh of a block, double-precision vertices times ``scale``; larger faces fanned into triangles."""
-    mesh = rhino3dm.Mesh()
-    for x, y, z in vertices:
-        mesh.Vertices.AddPoint3d(scale * x, scale * y, scale * z)
-    for face in faces:
-        if len(face) in (3, 4):
-            mesh.Faces.AddFace(*face)
-        else:
-            for k in range(1, len(face) - 1):
-                mesh.Faces.AddFace(face[0], face[k], face[k + 1])
-    return mesh
 
 
 def item(kind, data):

@@ -185,7 +185,8 @@ def test_static_arch_is_drawn(page):
     page.screenshot(path=str(ARTIFACTS / "viewer_arch.png"))
 
 
-def test_dynamic_job_plays_frames(page):
+def run_rocking_block(page):
+    """The rocking block example pushed at 6 m/s2, run for 0.1 s with a frame every 0.02 s; waits for the result."""
     page.select_option("#example", "rocking_block")
     page.fill("#parameters input[name=lateral_acceleration]", "6")
     page.select_option("#analysis-type", "dynamic")
@@ -193,6 +194,10 @@ def test_dynamic_job_plays_frames(page):
     page.fill("#output-interval", "0.02")
     page.click("#run")
     _wait_finished(page)
+
+
+def test_dynamic_job_plays_frames(page):
+    run_rocking_block(page)
 
     assert page.evaluate("window.extrados.progress.length") > 0, "no job progress was shown"
     result = page.evaluate("window.extrados.lastResult")

@@ -16,7 +16,7 @@ import pytest
 from extrados import analyze
 from extrados.engine.generators import generate
 from tests.test_viewer import (ARTIFACTS, _canvas_image, _open_viewer, _wait_finished, browser,  # noqa: F401
-                               run_example, server)
+                               run_example, run_rocking_block, server)
 
 #: m; frame positions are written to 1e-6 m, so a difference of two is within 1e-6 of the exact one.
 FRAME_ROUNDING = 1e-6
@@ -312,13 +312,7 @@ def test_a_click_on_a_mortar_joint_reads_its_bond(browser, server, tmp_path):  #
 
 def test_a_click_on_a_block_after_a_dynamic_run_reads_how_far_it_moved(browser, server):  # noqa: F811
     with _open_viewer(browser, server + "/") as page:
-        page.select_option("#example", "rocking_block")
-        page.fill("#parameters input[name=lateral_acceleration]", "6")
-        page.select_option("#analysis-type", "dynamic")
-        page.fill("#duration", "0.1")
-        page.fill("#output-interval", "0.02")
-        page.click("#run")
-        _wait_finished(page)
+        run_rocking_block(page)
         page.click('button[data-view="elevation"]')
         result = page.evaluate("window.extrados.lastResult")
         index, block = next((i, b) for i, b in enumerate(result["blocks"]) if not b["support"])
