@@ -55,7 +55,7 @@ def model_of(inputs, units, live):
                                                   supports=[False] * len(ids) + [True] * len(support_ids),
                                                   tolerance=units.tolerance)
     except conversions.ConversionError as error:
-        raise HopsError(described_block_error(error, len(ids))) from None
+        raise HopsError(described_block_error(error)) from None
     except (ArithmeticError, AttributeError, IndexError, TypeError, ValueError) as error:
         # geometry rhino3dm decoded from damaged data can be anything
         raise HopsError(f"Blocks or Supports: a piece of geometry cannot be read as a block ({error})") from None
@@ -70,7 +70,7 @@ def model_of(inputs, units, live):
     return conversions.model_document(blocks, materials, joints, loads=loads), ids
 
 
-def described_block_error(error, n_blocks):
+def described_block_error(error):
     """A conversion error naming the input item (Blocks[i] or Supports[i]) instead of the internal id."""
     block_id = error.block_id or ""
     message = str(error)
