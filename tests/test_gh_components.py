@@ -46,7 +46,7 @@ def logic_function(folder):
 def test_the_issue_s_components_are_all_there():
     names = {metadata(f.name)["name"] for f in folders()}
     assert names == {"Service", "Blocks", "Supports", "Material & Joint", "Loads", "Ground Motion", "Analyze",
-                     "Simulate", "Construct", "Contact Forces", "Joint Resultants", "Thrust Lines", "Mechanism", "Block Stress",
+                     "Simulate", "Construct", "Batch", "Contact Forces", "Joint Resultants", "Thrust Lines", "Mechanism", "Block Stress",
                      "Blocks At Frame", "Block Entities", "Arch", "Wall", "Spandrel Wall", "Cylinder"}
 
 
@@ -617,6 +617,37 @@ def test_simulate_sends_the_rocking_restitution_and_checks_its_range(column, ser
     simulate(run=True, **dict(inputs, restitution=1.5))
     assert simulate.errors == ["Restitution is the fraction of kinetic energy a rocking impact keeps: at most 1; "
                                "got 1.5"]
+
+
+def test_batch_varies_the_friction_and_the_load_factor_is_the_lesser_of_mu_and_b_over_h(column, service):
+    """A lateral acceleration lambda g slides the column at lambda = mu, or overturns it at b / H, whichever comes
+    first: friction 0.2, 0.4, 0.6 give 0.2, 0.4 and b / H = 0.444 (to the bisection's 1 %)."""
+    loads = Component("Extrados_Loads")(acceleration=rhino3dm.Vector3d(G, 0, 0))["loads"]
+    batch = Component("Extrados_Batch")
+    inputs = dict(blocks=column["blocks"], materials=column["materials"], loads=loads, analysis_type="load_factor",
+                  vary=["/joints/limestone/friction 0.2 0.6 3"], service=service)
+    idle = batch(**inputs)
+    assert idle["state"] is None and batch.remarks == ["press Run to start the batch"]
+    batch(run=True, **inputs)
+    out = poll_until_finished(batch, inputs, timeout=300)
+    assert not batch.errors, batch.errors
+    assert out["state"] == "done" and out["cases"] == 3 and len(out["rows"]) == 3
+    rows = [json.loads(row) for row in out["rows"]]
+    friction = [value for row in rows for key, value in row.items() if "friction" in key]
+    assert friction == pytest.approx([0.2, 0.4, 0.6])
+    expected = [min(mu, WIDTH / (3 * HEIGHT)) for mu in friction]
+    assert [row["load_factor"] for row in rows] == pytest.approx(expected, rel=0.01)
+    header = out["table"].splitlines()[0].split(",")
+    assert header == out["columns"] and "load_factor" in header and len(out["table"].splitlines()) == 4
+
+
+def test_batch_reads_its_vary_items():
+    assert run_components.vary_dimension("/joints/dry/friction 0.4 0.8 5", 0) == {
+        "pointer": "/joints/dry/friction", "grid": {"start": 0.4, "stop": 0.8, "count": 5}}
+    dimension = {"pointer": "/materials/stone/density", "values": [1800, 2400]}
+    assert run_components.vary_dimension(json.dumps(dimension), 1) == dimension
+    with pytest.raises(ValueError, match=r"Vary\[2\] must be POINTER START STOP COUNT"):
+        run_components.vary_dimension("friction 0.4 0.8", 2)
 
 
 def test_construct_reads_its_stages():

@@ -218,6 +218,17 @@ class ExtradosClient(object):
         """Ask the service to stop a queued or running job; its state document."""
         return self.request("DELETE", _job_path(job_id))[1]
 
+    def submit_batch(self, spec):
+        # type: (dict) -> Job
+        """Queue a batch of analyses (a batch spec, DESIGN's batch schema) and return its `Job` at once."""
+        status, body = self.request("POST", "/v1/batches", spec)
+        return self._job_from(body)
+
+    def batch_table(self, job_id):
+        # type: (str) -> dict
+        """The batch's document with ``rows``: one dict per case finished, in the spec's order."""
+        return self.request("GET", "/v1/batches/%s/table" % quote("%s" % (job_id,), safe=""))[1]
+
     def _job_from(self, body):
         return Job(self, body["id"], info=body)
 

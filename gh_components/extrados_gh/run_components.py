@@ -211,6 +211,89 @@ def construct(context, blocks, materials, loads, stages, time_step, run, cancel,
             [geometry.Vector3d(*[float(c) for c in stage["support_reaction"]]) for stage in built])
 
 
+#: The table columns a Batch asks for when Outputs is left unconnected.
+BATCH_OUTPUTS = ["stable", "load_factor", "solver_converged"]
+
+
+def vary_dimension(text, k):
+    """One dimension of a Batch's Vary: a JSON object (the batch schema's dimension), or
+    ``POINTER START STOP COUNT`` for an even grid of the model field at POINTER (e.g. ``/joints/dry/friction``)."""
+    text = str(text).strip()
+    if text.startswith("{"):
+        try:
+            return json.loads(text)
+        except ValueError as error:
+            raise ValueError("Vary[%d] is not JSON: %s" % (k, error))
+    parts = text.split()
+    if len(parts) != 4 or not parts[0].startswith("/"):
+        raise ValueError("Vary[%d] must be POINTER START STOP COUNT (e.g. /joints/dry/friction 0.4 0.8 5) or a "
+                         "JSON object; got %r" % (k, text))
+    try:
+        start, stop, count = float(parts[1]), float(parts[2]), int(parts[3])
+    except ValueError:
+        raise ValueError("Vary[%d]: START and STOP must be numbers and COUNT an integer; got %r" % (k, text))
+    return {"pointer": parts[0], "grid": {"start": start, "stop": stop, "count": count}}
+
+
+@outputs("State", "Progress", "Cases", "Columns", "Rows", "Table")
+def batch(context, blocks, materials, loads, analysis_type, vary, names, run, cancel, service):
+    """Batch: one static or load factor analysis per combination of the varied model fields, as a batch job of the
+    service; Run starts it, Cancel stops it. Rows: one JSON text per finished case; Table: the CSV text."""
+    kind = str(analysis_type or "static")
+    if kind not in ("static", "load_factor"):
+        raise ValueError("Type must be static or load_factor (dynamic batches: the batch spec, extrados batch); got %r"
+                         % kind)
+    dimensions = [vary_dimension(text, k) for k, text in enumerate(present(vary))]
+    if not dimensions:
+        raise ValueError("connect Vary: at least one varied field, e.g. /joints/dry/friction 0.4 0.8 5")
+    names = [str(c) for c in present(names)] or BATCH_OUTPUTS
+    spec = {"model": model_document(blocks, materials, loads), "analysis": {"type": kind}, "vary": dimensions,
+            "outputs": {"names": names}}
+    request = signature(spec)
+    client = client_of(service)
+    state = context.state
+    if run and state.get("request") != request:
+        _cancel_running(client, state)
+        state.clear()
+        state.update({"request": request, "job": client.submit_batch(spec).id})
+    if not state.get("job"):
+        context.message("idle")
+        context.remark("press Run to start the batch")
+        return None, None, None, None, None, None
+    if cancel:
+        _cancel_running(client, state)
+    if state.get("request") != request:
+        context.warn("the inputs changed since this batch: press Run to run it again")
+    return _batch_outputs(context, client, state)
+
+
+def _batch_outputs(context, client, state):
+    """Poll the batch once; its table so far (rows and CSV) once it has ended, or while it runs."""
+    job = Job(client, state["job"])
+    info = job.poll()
+    if info["state"] == "failed":
+        state["job"] = state["request"] = None
+        raise JobFailed.from_envelope(job.error or {"message": "no reason given"}, job=info)
+    table = client.batch_table(state["job"])
+    rows = table.get("rows") or []
+    columns = sorted(set(key for row in rows for key in row))
+    lines = [",".join(columns)] + [",".join(_csv_cell(row.get(c)) for c in columns) for row in rows]
+    if not job.done:
+        context.solve_again_later()
+    else:
+        state["result"] = True     # nothing to cancel any more
+    context.message("%s %d of %s" % (info["state"], len(rows), table.get("cases")))
+    return (info["state"], info.get("progress"), table.get("cases"), columns,
+            [json.dumps(row, sort_keys=True) for row in rows], "\n".join(lines) + "\n")
+
+
+def _csv_cell(value):
+    if value is None:
+        return ""
+    text = json.dumps(value) if isinstance(value, (dict, list, bool)) else str(value)
+    return '"%s"' % text.replace('"', '""') if any(c in text for c in ',"\n') else text
+
+
 def _run_as_job(context, model, analysis, run, cancel, service, what):
     """Result, State, Progress, Frames, Times of a run the service does as a job: Run submits it (cancelling
     this component's earlier one), Cancel stops it, and the canvas polls it without blocking."""

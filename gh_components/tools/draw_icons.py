@@ -394,6 +394,15 @@ def icon_construct(cv: Canvas) -> None:
     cv.arrow((12, 5), (12, 8.5), LOAD, width=1.25, head_length=2.5, head_width=3.5)
 
 
+def icon_batch(cv: Canvas) -> None:
+    """Extrados_Batch: a table of results, three rows of cells, the last column ticked green or red."""
+    for row in range(3):
+        y0 = 4 + 6 * row
+        for col, (x0, x1) in enumerate(((2, 9), (9, 16), (16, 22))):
+            fill = (OK_GREEN if row != 1 else THRUST) if col == 2 else SAND_LIGHT
+            cv.rect(x0, y0, x1, y0 + 6, fill=fill)
+
+
 def icon_contact_forces(cv: Canvas) -> None:
     """Extrados_ContactForces: two blocks pulled apart, blue contact forces in the joint."""
     cv.rect(2, 2, 21, 8)
@@ -565,6 +574,7 @@ ICONS: dict[str, Callable[[Canvas], None]] = {
     "Extrados_Analyze": icon_analyze,
     "Extrados_Simulate": icon_simulate,
     "Extrados_Construct": icon_construct,
+    "Extrados_Batch": icon_batch,
     "Extrados_ContactForces": icon_contact_forces,
     "Extrados_JointResultants": icon_joint_resultants,
     "Extrados_ThrustLines": icon_thrust_lines,
