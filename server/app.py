@@ -14,7 +14,8 @@ from extrados.server.jobs.runner import JobRunner
 from extrados.server.jobs.recovery import open_store
 from extrados.server.jobs.store import JobStore
 from extrados.server.payload import large_request_slots
-from extrados.server.routes import analyses, batches, docs, examples, exports, health, hops, jobs, viewer
+from extrados.server.routes import (analyses, batches, docs, examples, exports, health, hops, jobs, survey,
+                                    viewer)
 from extrados.server.warmup import EngineWarmUp
 
 STATIC_FOLDER = os.path.join(os.path.dirname(__file__), "static")
@@ -70,7 +71,7 @@ def create_app(config=None, start_jobs=True):
     app.extensions["extrados"] = services
     register_error_handlers(app)
     register_guards(app, config)
-    for module in (health, docs, analyses, batches, jobs, examples, exports, hops, viewer):
+    for module in (health, docs, analyses, batches, jobs, examples, exports, hops, survey, viewer):
         app.register_blueprint(module.blueprint)
     if start_jobs:
         services.runner.start()

@@ -144,6 +144,20 @@ def paths():
                           **error_responses(401, 404, 409, 410, 503)}}},
         **batch_paths(),
         **hops_paths(),
+        "/v1/survey": {"post": {
+            "summary": "A survey of stones' faces as a model document (seed 002; extrados survey)",
+            "requestBody": {"required": True, "content": json_content({
+                "type": "object", "required": ["points"], "additionalProperties": False, "properties": {
+                    "points": {"type": "array", "items": {"type": "object"}},
+                    "stones": {"type": "array", "items": {"type": "object"}},
+                    "depths": {"type": "object"}, "viewpoint": {"type": "array", "items": {"type": "number"}},
+                    "into_wall": {"type": "array", "items": {"type": "number"}},
+                    "outline": {"enum": ["hull", "quad"]}, "joint_gaps": {"enum": ["close", "open"]},
+                    "gap_tolerance": {"type": "number"}}})},
+            "responses": {"200": {"description": "the model document and how each stone became a block",
+                                  "content": json_content({"type": "object", "required": ["model", "report"],
+                                                           "properties": {"model": ref("Model")}})},
+                          **error_responses(400, 401, 413, 415, 422, 503)}}},
         "/v1/exports/vtk": {"post": {
             "summary": "A model and its result as VTK files for ParaView (extrados export --format vtk), zipped",
             "requestBody": {"required": True, "content": json_content({

@@ -45,7 +45,7 @@ def logic_function(folder):
 
 def test_the_issue_s_components_are_all_there():
     names = {metadata(f.name)["name"] for f in folders()}
-    assert names == {"Service", "Blocks", "Supports", "Material & Joint", "Loads", "Ground Motion", "Analyze",
+    assert names == {"Service", "Blocks", "Survey", "Supports", "Material & Joint", "Loads", "Ground Motion", "Analyze",
                      "Simulate", "Construct", "Batch", "Contact Forces", "Joint Resultants", "Thrust Lines", "Mechanism", "Block Stress",
                      "Blocks At Frame", "Block Entities", "Arch", "Wall", "Spandrel Wall", "Cylinder"}
 
@@ -648,6 +648,38 @@ def test_batch_reads_its_vary_items():
     assert run_components.vary_dimension(json.dumps(dimension), 1) == dimension
     with pytest.raises(ValueError, match=r"Vary\[2\] must be POINTER START STOP COUNT"):
         run_components.vary_dimension("friction 0.4 0.8", 2)
+
+
+def test_survey_turns_a_noise_free_facing_back_into_its_blocks(service):
+    """The outer leaf of a two-leaf wall surveyed without noise (seed 002): the Survey component's blocks are
+    the leaf's blocks again (corners to 1e-9 m), with their entities, and they stand on a ground slab."""
+    from tests.test_server_survey import VIEWPOINT, corners, outer_leaf, survey_body
+
+    leaf = outer_leaf()
+    body = survey_body(leaf)
+    stones_csv = "stone,type,course,depth\n" + "".join(
+        "%s,%s,%s,%r\n" % (row["stone"], row.get("type", ""), row.get("course", ""), row["depth"])
+        for row in body["stones"])
+    survey = Component("Extrados_Survey")
+    out = survey(points=[rhino3dm.Point3d(r["x"], r["y"], r["z"]) for r in body["points"]],
+                 stone_ids=[r["stone"] for r in body["points"]], stones=stones_csv,
+                 viewpoint=rhino3dm.Point3d(*VIEWPOINT), service=service)
+    assert not survey.errors, survey.errors
+    assert out["ids"] == [b["id"] for b in leaf] and len(out["meshes"]) == len(leaf) == len(out["report"])
+    for block, original in zip(out["blocks"], leaf):
+        assert corners(block.data) == corners(original)
+        assert block.data["entity"]["type"] == original["entity"]["type"]
+    supported = Component("Extrados_Supports")(blocks=out["blocks"], ground=True)
+    _, result = analyse({"blocks": supported["blocks"], "materials": []}, service)
+    assert result["stable"] is True
+
+
+def test_survey_reads_its_depths_and_stone_table():
+    assert model_components.depth_table(["stretcher 0.25", "header 0.4"]) == {"stretcher": 0.25, "header": 0.4}
+    with pytest.raises(ValueError, match=r"Depths\[0\] must be TYPE DEPTH"):
+        model_components.depth_table(["stretcher"])
+    assert model_components.table_rows('[{"stone": "a", "type": "header"}]') == [{"stone": "a", "type": "header"}]
+    assert model_components.table_rows("Stone,Type\na,header\n") == [{"stone": "a", "type": "header"}]
 
 
 def test_construct_reads_its_stages():

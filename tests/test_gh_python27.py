@@ -23,7 +23,7 @@ RHINO_FILES = sorted(list((GH / "extrados_gh").glob("*.py")) + list((GH / "compo
 #: Modules those files may import: the standard library both Pythons have, Rhino's own, and the package.
 ALLOWED_IMPORTS = {"__future__", "json", "socket", "time", "math", "os", "functools", "urllib", "urllib2", "http",
                    "httplib", "Rhino", "System", "Grasshopper", "scriptcontext", "ghpythonlib", "rhino3dm",
-                   "extrados_gh"}
+                   "extrados_gh", "csv"}
 #: Syntax Python 3 has and Python 2.7 lacks, by the ast node that carries it.
 PY3_ONLY_NODES = {"JoinedStr": "f-string", "AnnAssign": "annotated assignment", "Nonlocal": "nonlocal",
                   "AsyncFunctionDef": "async def", "Await": "await", "AsyncFor": "async for",

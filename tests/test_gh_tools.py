@@ -28,7 +28,7 @@ FOLDERS = sorted(p.name for p in (GH / "components").iterdir() if p.is_dir())
 
 def test_componentize_writes_both_interpreters_and_the_package(tmp_path, capsys):
     assert componentize.main([str(tmp_path), "--prefix", "(Extrados)"]) == 0
-    assert "21 components for each of ipy, cpy" in capsys.readouterr().out
+    assert "22 components for each of ipy, cpy" in capsys.readouterr().out
     for interpreter in ("ipy", "cpy"):
         assert sorted(p.name for p in (tmp_path / interpreter).iterdir()) == FOLDERS
         for folder in FOLDERS:

@@ -69,6 +69,11 @@ def json_rows(text, name):
         items = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise SurveyError(f"malformed JSON: {exc}", path=name) from None
+    return list_rows(items, name)
+
+
+def list_rows(items, name):
+    """(where, row dict) of each item of a list of objects (parsed JSON), ``where`` naming ``name`` and the item."""
     if not isinstance(items, list):
         raise SurveyError(f"the file must hold a list of rows (objects), not {type(items).__name__}", path=name)
     rows = []
@@ -131,10 +136,13 @@ def read_points(path):
         Naming the file and row: a missing column, a coordinate that is not a finite number, an
         empty stone id, two corners of one stone with the same rank.
     """
-    name = Path(path).name
-    rows = read_rows(path)
+    return points_from_rows(read_rows(path), Path(path).name)
+
+
+def points_from_rows(rows, name):
+    """`read_points` of rows already read ((where, row dict) pairs of a source called ``name``)."""
     if not rows:
-        raise SurveyError("the file holds no points", path=name)
+        raise SurveyError("the survey holds no points", path=name)
     required_columns(rows, POINT_COLUMNS, name)
     labels = [label(row, "stone", where) for where, row in rows]
     points = np.array([[number(row, axis, where) for axis in "xyz"] for where, row in rows])
@@ -174,9 +182,13 @@ def read_stone_table(path):
         Naming the file and row: no ``stone`` column, a stone given twice, a depth that is not a
         positive number, an unknown survey kind.
     """
+    return stone_table_from_rows(read_rows(path), Path(path).name)
+
+
+def stone_table_from_rows(rows, name):
+    """`read_stone_table` of rows already read ((where, row dict) pairs of a source called ``name``)."""
     table = {}
-    rows = read_rows(path)
-    required_columns(rows, ("stone",), Path(path).name)
+    required_columns(rows, ("stone",), name)
     for where, row in rows:
         stone, info = stone_info(row, where)
         if stone in table:

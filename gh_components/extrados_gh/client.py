@@ -218,6 +218,11 @@ class ExtradosClient(object):
         """Ask the service to stop a queued or running job; its state document."""
         return self.request("DELETE", _job_path(job_id))[1]
 
+    def survey(self, body):
+        # type: (dict) -> dict
+        """A survey of stones' faces as a model: ``{"model", "report"}`` (POST /v1/survey, seed 002)."""
+        return self.request("POST", "/v1/survey", body)[1]
+
     def submit_batch(self, spec):
         # type: (dict) -> Job
         """Queue a batch of analyses (a batch spec, DESIGN's batch schema) and return its `Job` at once."""

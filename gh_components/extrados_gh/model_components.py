@@ -7,6 +7,8 @@ empty list).
 """
 from __future__ import absolute_import
 
+import csv
+import json
 import math
 
 from . import conversions, entities
@@ -305,6 +307,73 @@ def ground_motion(context, direction, frequency, peak_acceleration, duration, re
     item = GroundMotion(data)
     context.message(item.summary())
     return (item,)
+
+
+# --- survey ----------------------------------------------------------------------------------
+
+def table_rows(text):
+    """The rows (dicts) of a stone table given as text: a JSON list of objects, or CSV with a header line."""
+    text = (text or "").strip()
+    if not text:
+        return []
+    if text.startswith("["):
+        try:
+            rows = json.loads(text)
+        except ValueError as error:
+            raise ValueError("Stones is not JSON: %s" % error)
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise ValueError("Stones as JSON must be a list of objects {stone, type, ...}")
+        return rows
+    lines = [line for line in csv.reader(text.splitlines()) if any(field.strip() for field in line)]
+    header = [column.strip().lower() for column in lines[0]]
+    for k, fields in enumerate(lines[1:]):
+        if len(fields) != len(header):
+            raise ValueError("Stones, line %d: %d fields, but the header has %d" % (k + 2, len(fields), len(header)))
+    return [dict((column, field.strip()) for column, field in zip(header, fields)) for fields in lines[1:]]
+
+
+def depth_table(items):
+    """{stone type: depth in m} of Depths items ``TYPE DEPTH`` (e.g. ``stretcher 0.25``)."""
+    depths = {}
+    for k, item in enumerate(present(items)):
+        parts = str(item).split()
+        if len(parts) != 2:
+            raise ValueError("Depths[%d] must be TYPE DEPTH (e.g. stretcher 0.25); got %r" % (k, str(item)))
+        depths[parts[0]] = number(parts[1], "Depths[%d]" % k, None, positive=True)
+    return depths
+
+
+@outputs("Blocks", "Meshes", "Ids", "Report")
+def survey(context, points, stone_ids, stones, depths, viewpoint, outline, service):
+    """Survey: the stones of a survey (points on each stone's visible face, labelled by stone) as blocks, each face
+    extruded into the wall by its type's depth away from the Viewpoint (seed 002; the service's /v1/survey)."""
+    points, labels = present(points), [str(s) for s in present(stone_ids)]
+    if not points:
+        raise ValueError("connect Points: the surveyed points of the stones' faces")
+    if len(labels) == 1 and len(points) > 1:
+        labels = labels * len(points)
+    if len(labels) != len(points):
+        raise ValueError("%d Stone ids for %d Points: give one id per point" % (len(labels), len(points)))
+    rows = []
+    for label, point in zip(labels, points):
+        x, y, z = conversions.point_xyz(point)
+        rows.append({"stone": label, "x": x, "y": y, "z": z})
+    body = {"points": rows, "stones": table_rows(stones), "depths": depth_table(depths)}
+    if viewpoint is not None:
+        body["viewpoint"] = conversions.vector3(viewpoint, "Viewpoint")
+    if outline:
+        body["outline"] = str(outline)
+    answer = client_of(service).survey(body)
+    blocks = answer["model"]["blocks"]
+    report = ["%s: plane RMS %s mm, depth %s m" % (stone["stone"], _millimetres(stone.get("plane_rms_m")),
+                                                   stone.get("depth_m")) for stone in answer["report"]["stones"]]
+    context.message("%d blocks" % len(blocks))
+    return ([Block(dict((k, v) for k, v in b.items() if k != "material"), material_given=False) for b in blocks],
+            [conversions.mesh_from_block(b, context.geometry) for b in blocks], [b["id"] for b in blocks], report)
+
+
+def _millimetres(metres):
+    return "-" if metres is None else "%.2f" % (1e3 * metres)
 
 
 # --- generators ------------------------------------------------------------------------------

@@ -326,6 +326,14 @@ def icon_blocks(cv: Canvas) -> None:
     cv.rect(8, 4, 19, 10)
 
 
+def icon_survey(cv: Canvas) -> None:
+    """Extrados_Survey: a stone's face dotted with surveyed points (blue) in front of the block they make."""
+    cv.rect(7, 3, 22, 14, fill=SAND_LIGHT)   # the block behind, extruded into the wall
+    cv.rect(2, 8, 17, 20)                    # the surveyed face
+    for x, y in ((4, 10), (8, 11), (13, 10), (15, 13), (5, 15), (10, 15), (14, 18), (6, 18), (11, 12)):
+        cv.dot((x + 0.5, y), 0.9, CONTACT)
+
+
 def icon_supports(cv: Canvas) -> None:
     """Extrados_Supports: a block resting on hatched grey ground."""
     cv.rect(6, 5, 17, 15)
@@ -567,6 +575,7 @@ def icon_cylinder(cv: Canvas) -> None:
 ICONS: dict[str, Callable[[Canvas], None]] = {
     "Extrados_Service": icon_service,
     "Extrados_Blocks": icon_blocks,
+    "Extrados_Survey": icon_survey,
     "Extrados_Supports": icon_supports,
     "Extrados_Material": icon_material,
     "Extrados_Loads": icon_loads,
