@@ -72,6 +72,17 @@ def refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
+def checked_object(body, fields, shape):
+    """``body`` when it is a JSON object with no other fields than ``fields``; else 400 saying ``shape`` (the
+    object expected, e.g. ``{"model": {...}}``) or naming the first unknown field."""
+    if not isinstance(body, dict):
+        raise ApiError(400, f"the body must be a JSON object {shape}")
+    unknown = sorted(set(body) - set(fields))
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r} (expected {', '.join(fields)})", path=unknown[0])
+    return body
+
+
 def analysis_envelope(body, config):
     """(model document, analysis request) of ``{"model": …, "analysis": …}``.
 
@@ -82,11 +93,7 @@ def analysis_envelope(body, config):
         blocks than ``config.max_blocks``, or a block more faces or a face more corners than
         ``config.max_block_faces`` and ``config.max_face_corners``.
     """
-    if not isinstance(body, dict):
-        raise ApiError(400, 'the body must be a JSON object {"model": {...}, "analysis": {...}}')
-    unknown = sorted(set(body) - set(ENVELOPE_FIELDS))
-    if unknown:
-        raise ApiError(400, f"unknown field {unknown[0]!r} (expected {', '.join(ENVELOPE_FIELDS)})", path=unknown[0])
+    checked_object(body, ENVELOPE_FIELDS, '{"model": {...}, "analysis": {...}}')
     if "model" not in body:
         raise ApiError(400, "the body has no model", path="model")
     model = body["model"]

@@ -17,7 +17,7 @@ from extrados.engine.exchange.result_file import result_of_document
 from extrados.engine.exchange.vtk_export import write_vtk
 from extrados.engine.io.sidecar import wants_sidecar
 from extrados.server.errors import ApiError, model_error
-from extrados.server.payload import check_model_size, json_body
+from extrados.server.payload import check_model_size, checked_object, json_body
 from extrados.server.routes import services
 from extrados.server.routes.analyses import answer_within_limit
 
@@ -59,11 +59,7 @@ def vtk_within(deadline):
 
 def export_envelope(body):
     """(model document, result document) of ``{"model": …, "result": …}``; 400 for another shape."""
-    if not isinstance(body, dict):
-        raise ApiError(400, 'the body must be a JSON object {"model": {...}, "result": {...}}')
-    unknown = sorted(set(body) - set(EXPORT_FIELDS))
-    if unknown:
-        raise ApiError(400, f"unknown field {unknown[0]!r} (expected model and result)", path=unknown[0])
+    checked_object(body, EXPORT_FIELDS, '{"model": {...}, "result": {...}}')
     for field in EXPORT_FIELDS:
         if not isinstance(body.get(field), dict):
             raise ApiError(400, f"{field} must be a JSON object (a {field} document)", path=field)

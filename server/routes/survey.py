@@ -13,7 +13,7 @@ from extrados.engine.io import strict_json
 from extrados.engine.survey import survey_to_model
 from extrados.engine.survey.text_readers import list_rows, points_from_rows, stone_table_from_rows
 from extrados.server.errors import ApiError
-from extrados.server.payload import check_model_size, json_body
+from extrados.server.payload import check_model_size, checked_object, json_body
 from extrados.server.routes import json_response, services
 from extrados.server.routes.analyses import answer_within_limit
 
@@ -47,11 +47,7 @@ def survey_within(deadline):
 
 def survey_envelope(body):
     """The body, checked for its shape: an object with a ``points`` list, known fields of the right kinds; 400 else."""
-    if not isinstance(body, dict):
-        raise ApiError(400, 'the body must be a JSON object {"points": [...], "stones": [...], "depths": {...}}')
-    unknown = sorted(set(body) - set(SURVEY_FIELDS))
-    if unknown:
-        raise ApiError(400, f"unknown field {unknown[0]!r} (expected {', '.join(SURVEY_FIELDS)})", path=unknown[0])
+    checked_object(body, SURVEY_FIELDS, '{"points": [...], "stones": [...], "depths": {...}}')
     if not isinstance(body.get("points"), list):
         raise ApiError(400, "points must be a list of rows {stone, x, y, z}", path="points")
     for field, kind, words in (("stones", list, "a list of rows {stone, type, ...}"),
