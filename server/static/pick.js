@@ -109,12 +109,15 @@ function blockRows(id, result, model, format) {
     rows.push(['deviatoric stress q', format.stress(state.q), 'q', state.q]);
   }
   const values = state.principal_stress?.values;
-  if (values) rows.push(['principal stresses', values.map(format.stress).join(', '), 'principal', values.join(',')]);
   const directions = state.principal_stress?.directions;
   if (values && directions) {
-    const first = values.indexOf(Math.min(...values));   // the most compressive (stress is negative in compression)
-    const axis = directions[first].map((c) => c.toFixed(3)).join(', ');
-    rows.push(['most compressive axis', `(${axis})`, 'principal-axis', directions[first].join(',')]);
+    // most compressive first (stress is negative in compression), each with its axis
+    const order = values.map((value, k) => k).sort((a, b) => values[a] - values[b]);
+    order.forEach((k, rank) => {
+      const axis = directions[k].map((c) => c.toFixed(3)).join(', ');
+      rows.push([`σ${rank + 1} and its axis`, `${format.stress(values[k])} along (${axis})`, `sigma-${rank + 1}`,
+                 [values[k], ...directions[k]].join(',')]);
+    });
   }
   const frames = result.frames || [];
   if (frames.length > 1) {
