@@ -1,0 +1,108 @@
+"""The finite elements of a deformable block (issue 23, engine/deformable): its tetrahedral mesh, and linear
+elasticity's closed forms reproduced exactly by constant-strain tetrahedra (patch test, uniaxial compression)."""
+import numpy as np
+import pytest
+from scipy.sparse.linalg import spsolve
+
+from extrados.engine.deformable.elasticity import element_stresses, lumped_mass, stiffness
+from extrados.engine.deformable.tetra_mesh import mesh_block
+from extrados.engine.generators import box
+
+#: A limestone-like block, Pa and kg/m3 (seed 004's bricks have E = 8.26 GPa).
+YOUNG, POISSON, DENSITY = 8.26e9, 0.2, 2000.0
+#: Relative agreement of a linear field with its finite element solution: round-off of a sparse solve.
+EXACT = 1e-9
+
+
+def column(size):
+    """A 0.2 x 0.2 x 0.4 m column of stone meshed at ``size`` (m)."""
+    vertices, faces = box((0.0, 0.2), (0.0, 0.2), (0.0, 0.4))
+    return mesh_block(vertices, faces, size)
+
+
+@pytest.mark.parametrize("size", [0.2, 0.1, 0.05])
+def test_the_mesh_fills_the_block_and_its_boundary_is_the_block_s_surface(size):
+    mesh = column(size)
+    assert np.all(mesh.volumes > 0.0) and mesh.volumes.sum() == pytest.approx(0.2 * 0.2 * 0.4, rel=1e-12)
+    triangles = mesh.nodes[mesh.boundary]
+    normals = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+    assert 0.5 * np.linalg.norm(normals, axis=1).sum() == pytest.approx(2 * (0.04 + 0.08 + 0.08), rel=1e-12)
+    outward = np.einsum("ij,ij->i", normals, triangles.mean(axis=1) - [0.1, 0.1, 0.2])
+    assert np.all(outward > 0.0)
+    assert np.all((mesh.nodes >= -1e-12) & (mesh.nodes <= [0.2 + 1e-12, 0.2 + 1e-12, 0.4 + 1e-12]))
+    longest = max(np.linalg.norm(mesh.nodes[mesh.tetrahedra[:, i]] - mesh.nodes[mesh.tetrahedra[:, j]], axis=1).max()
+                  for i in range(4) for j in range(i))
+    assert longest < 2.5 * size
+
+
+def test_finer_meshes_have_more_nodes_and_the_same_mesh_twice_is_identical():
+    counts = [len(column(size).nodes) for size in (0.2, 0.1, 0.05)]
+    assert counts[0] < counts[1] < counts[2]
+    np.testing.assert_array_equal(column(0.1).tetrahedra, column(0.1).tetrahedra)
+
+
+def test_the_lumped_mass_is_the_block_s_mass_in_each_direction():
+    mesh = column(0.1)
+    mass = lumped_mass(mesh, DENSITY).reshape(-1, 3)
+    assert mass.sum(axis=0) == pytest.approx([DENSITY * 0.016] * 3, rel=1e-12)
+
+
+def test_patch_test_a_linear_field_on_the_boundary_is_linear_inside_with_uniform_stress():
+    """Boundary nodes displaced by u = A x: the interior nodes follow u = A x and every tetrahedron's stress is
+    D applied to sym(A), the patch test of a conforming linear element."""
+    mesh = column(0.07)
+    a = np.array([[1.0, 0.3, -0.2], [0.1, -0.5, 0.4], [0.2, 0.0, 0.7]]) * 1e-4
+    exact = mesh.nodes @ a.T
+    k = stiffness(mesh, YOUNG, POISSON)
+    fixed = np.zeros(len(mesh.nodes), bool)
+    fixed[np.unique(mesh.boundary)] = True
+    assert (~fixed).sum() > 10, "the mesh has interior nodes"
+    free_dofs = np.repeat(~fixed, 3)
+    u = exact.reshape(-1).copy()
+    u[free_dofs] = spsolve(k[free_dofs][:, free_dofs].tocsc(), -k[free_dofs][:, ~free_dofs] @ u[~free_dofs])
+    np.testing.assert_allclose(u.reshape(-1, 3), exact, atol=EXACT * np.abs(exact).max())
+    strain = 0.5 * (a + a.T)
+    lame = YOUNG * POISSON / ((1 + POISSON) * (1 - 2 * POISSON))
+    shear = YOUNG / (2 * (1 + POISSON))
+    expected = lame * np.trace(strain) * np.eye(3) + 2 * shear * strain
+    stresses = element_stresses(mesh, u, YOUNG, POISSON)
+    np.testing.assert_allclose(stresses, np.broadcast_to(expected, stresses.shape), atol=EXACT * np.abs(expected).max())
+
+
+def test_uniaxial_compression_shortens_by_p_h_over_e_and_widens_by_nu():
+    """Pressure p on the top face, the base free to slide but held vertically: u = (nu p x, nu p y, -p z) / E at
+    every node and sigma_zz = -p in every tetrahedron, exactly (elasticity's closed form)."""
+    mesh = column(0.06)
+    pressure = 2.0e6
+    nodes = mesh.nodes
+    top = mesh.boundary[np.all(np.isclose(nodes[mesh.boundary][:, :, 2], 0.4), axis=1)]
+    force = np.zeros((len(nodes), 3))
+    triangles = nodes[top]
+    areas = 0.5 * np.linalg.norm(np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0]), axis=1)
+    np.add.at(force[:, 2], top.ravel(), -np.repeat(pressure * areas / 3.0, 3))
+    assert force[:, 2].sum() == pytest.approx(-pressure * 0.04, rel=1e-12)
+    fixed = np.zeros((len(nodes), 3), bool)
+    fixed[np.isclose(nodes[:, 2], 0.0), 2] = True                      # the base: vertical only
+    origin = np.flatnonzero(np.all(np.isclose(nodes, 0.0), axis=1))[0]
+    corner_x = np.flatnonzero(np.all(np.isclose(nodes, [0.2, 0.0, 0.0]), axis=1))[0]
+    fixed[origin] = True                                                # no rigid translation
+    fixed[corner_x, 1] = True                                           # no rigid rotation about z
+    k = stiffness(mesh, YOUNG, POISSON)
+    free = ~fixed.reshape(-1)
+    u = np.zeros(3 * len(nodes))
+    u[free] = spsolve(k[free][:, free].tocsc(), force.reshape(-1)[free])
+    exact = np.column_stack([POISSON * pressure * nodes[:, 0], POISSON * pressure * nodes[:, 1],
+                             -pressure * nodes[:, 2]]) / YOUNG
+    np.testing.assert_allclose(u.reshape(-1, 3), exact, atol=EXACT * np.abs(exact).max())
+    stresses = element_stresses(mesh, u, YOUNG, POISSON)
+    assert stresses[:, 2, 2] == pytest.approx(np.full(len(stresses), -pressure), rel=1e-8)
+    assert np.abs(stresses[:, :2, :2]).max() < 1e-8 * pressure
+
+
+def test_bad_material_and_mesh_sizes_are_refused():
+    with pytest.raises(ValueError, match="Poisson"):
+        stiffness(column(0.2), YOUNG, 0.5)
+    with pytest.raises(ValueError, match="Young"):
+        stiffness(column(0.2), -1.0, 0.2)
+    with pytest.raises(ValueError, match="mesh size"):
+        column(0.0)
