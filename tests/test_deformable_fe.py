@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.sparse.linalg import spsolve
 
-from extrados.engine.deformable.elasticity import element_stresses, lumped_mass, stiffness
+from extrados.engine.deformable.elasticity import corotational_stresses, element_stresses, lumped_mass, stiffness
 from extrados.engine.deformable.tetra_mesh import mesh_block
 from extrados.engine.generators import box
 
@@ -106,3 +106,38 @@ def test_bad_material_and_mesh_sizes_are_refused():
         stiffness(column(0.2), -1.0, 0.2)
     with pytest.raises(ValueError, match="mesh size"):
         column(0.0)
+
+
+def rotation_about(axis, angle):
+    """The rotation matrix of ``angle`` (rad) about the unit ``axis`` (Rodrigues)."""
+    axis = np.asarray(axis, float) / np.linalg.norm(axis)
+    k = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]], [-axis[1], axis[0], 0.0]])
+    return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
+
+
+def test_a_rigid_motion_strains_nothing_in_the_corotational_frame():
+    """A block turned by 90 degrees and moved 3 m (a rocking or falling block's motion) has no stress in the
+    co-rotational frame; the small-strain measure would give it stresses of the order of E."""
+    mesh = column(0.1)
+    turn = rotation_about([1.0, 2.0, 0.5], np.pi / 2)
+    moved = mesh.nodes @ turn.T + [3.0, -1.0, 2.0]
+    stresses = corotational_stresses(mesh, moved, YOUNG, POISSON)
+    assert np.abs(stresses).max() < 1e-12 * YOUNG             # round-off of the polar decomposition
+    naive = element_stresses(mesh, moved - mesh.nodes, YOUNG, POISSON)
+    assert np.abs(naive).max() > 0.1 * YOUNG
+
+
+def test_a_turned_compressed_block_carries_the_turned_stress():
+    """Uniaxial compression, then a rigid rotation R of the whole: the co-rotational stress is R sigma R^T, the
+    compression turned with the block, and small motions give the small-strain stresses."""
+    mesh = column(0.1)
+    strain = 1e-4
+    squeezed = mesh.nodes * [1.0 + POISSON * strain, 1.0 + POISSON * strain, 1.0 - strain]
+    turn = rotation_about([0.0, 1.0, 0.0], 0.7)
+    stresses = corotational_stresses(mesh, squeezed @ turn.T, YOUNG, POISSON)
+    sigma = np.diag([0.0, 0.0, -YOUNG * strain])
+    expected = turn @ sigma @ turn.T
+    np.testing.assert_allclose(stresses, np.broadcast_to(expected, stresses.shape), atol=1e-9 * YOUNG * strain)
+    small = corotational_stresses(mesh, squeezed, YOUNG, POISSON)
+    linear = element_stresses(mesh, squeezed - mesh.nodes, YOUNG, POISSON)
+    np.testing.assert_allclose(small, linear, atol=1e-3 * YOUNG * strain)    # differ by O(strain^2) only

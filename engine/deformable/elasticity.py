@@ -88,3 +88,37 @@ def element_stresses(mesh, displacement, young, poisson):
     for k, (i, j) in enumerate(VOIGT):
         tensor[:, i, j] = tensor[:, j, i] = voigt[:, k]
     return tensor
+
+
+def deformation_gradients(mesh, positions):
+    """(t, 3, 3) deformation gradient F = dx/dX of each tetrahedron, from its nodes' current positions (n, 3)."""
+    gradients, _ = shape_gradients(mesh.nodes, mesh.tetrahedra)          # dN_a/dX
+    corners = np.asarray(positions, float)[mesh.tetrahedra]               # (t, 4, 3) x_a
+    return np.einsum("tai,taj->tij", corners, gradients)
+
+
+def rotations(gradients_f):
+    """(t, 3, 3) the rotation R of the polar decomposition F = R U of each deformation gradient (U symmetric)."""
+    left, _, right = np.linalg.svd(gradients_f)
+    reflect = np.linalg.det(left @ right) < 0.0                           # keep det R = +1
+    left[reflect, :, 2] *= -1.0
+    return left @ right
+
+
+def corotational_stresses(mesh, positions, young, poisson):
+    """(t, 3, 3) Cauchy stress of each tetrahedron at current node positions (n, 3), in a co-rotational frame.
+
+    Each tetrahedron's rigid rotation R (the polar decomposition of F) is taken out before the strain is measured:
+    epsilon = sym(R^T F) - I in the element's rotated frame, sigma = R (D epsilon) R^T. A rigid motion, however
+    large its rotation, strains nothing; small motions give the small-strain stress (`element_stresses`).
+    """
+    f = deformation_gradients(mesh, positions)
+    r = rotations(f)
+    stretch = np.einsum("tji,tjk->tik", r, f)                             # R^T F, symmetric up to round-off
+    strain = 0.5 * (stretch + np.transpose(stretch, (0, 2, 1))) - np.eye(3)
+    voigt_strain = np.stack([strain[:, i, j] * (1.0 if i == j else 2.0) for i, j in VOIGT], axis=1)
+    voigt = voigt_strain @ elasticity_matrix(young, poisson).T
+    local = np.empty_like(strain)
+    for k, (i, j) in enumerate(VOIGT):
+        local[:, i, j] = local[:, j, i] = voigt[:, k]
+    return np.einsum("tij,tjk,tlk->til", r, local, r)
