@@ -169,6 +169,7 @@ def test_load_factor_of_the_arch_under_a_horizontal_acceleration(service, arch):
     ("not JSON", 400, "malformed JSON"),
     ("NaN friction", 422, "input Friction, item 0"),
     ("unknown units", 422, "modelunits 'Furlongs'"),
+    ("units not a name", 422, "modelunits ['Meters']"),
     ("no support", 422, "no block is a support"),
     ("load on no block", 422, "LoadPoints[0]"),
     ("unknown input", 422, "no input 'Mortar'"),
@@ -198,7 +199,8 @@ def test_bad_requests_get_an_error_hops_shows_and_no_traceback(service, arch, ca
     elif case == "a curve as a block":
         curve = rhino3dm.LineCurve(rhino3dm.Point3d(0.0, 0.0, 0.0), rhino3dm.Point3d(1.0, 0.0, 0.0))
         trees[0] = tree("Blocks", [item("Rhino.Geometry.LineCurve", curve.Encode())])
-    body = solve_body(pointer, trees, "Furlongs" if case == "unknown units" else "Meters")
+    units = {"unknown units": "Furlongs", "units not a name": ["Meters"]}.get(case, "Meters")
+    body = solve_body(pointer, trees, units)
     got, answer, _ = service.call("POST", "/solve", body=None if raw else body, raw=raw)
     assert got == status, answer
     assert answer["values"] == [] and len(answer["errors"]) == 1

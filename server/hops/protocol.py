@@ -105,7 +105,7 @@ class Units:
     def of_request(cls, body):
         """The units a solve request names (``modelunits``; metres when it names none)."""
         name = body.get("modelunits") or "Meters"
-        if name not in METRES_PER_UNIT:
+        if not isinstance(name, str) or name not in METRES_PER_UNIT:
             raise HopsError(f"modelunits {name!r} is not a length unit Extrados reads (one of "
                             f"{', '.join(METRES_PER_UNIT)})")
         tolerance = body.get("absolutetolerance")
