@@ -44,7 +44,8 @@ def click_at_world_point(page, point):
 
 def test_contact_arrows_are_off_by_default_and_the_thrust_line_is_on(arch_page):
     assert not arch_page.is_checked("input[data-layer=contacts]")
-    assert arch_page.is_checked("input[data-layer=thrustLines]") and arch_page.is_checked("input[data-layer=resultants]")
+    assert arch_page.is_checked("input[data-layer=thrustLines]")
+    assert arch_page.is_checked("input[data-layer=resultants]")
     assert arch_page.evaluate("window.extrados.drawn.thrustLines") == 1
 
 
@@ -323,3 +324,21 @@ def test_a_click_on_a_block_after_a_dynamic_run_reads_how_far_it_moved(browser, 
         assert page.evaluate("window.extrados.picked") == {"kind": "block", "id": block["id"]}
         moved = math.dist(first, last)
         assert moved > 0 and float(picked_values(page)["displacement"]) == pytest.approx(moved, rel=1e-12)
+
+
+def test_a_click_over_one_of_two_joints_in_one_plane_picks_that_one(browser, server):  # noqa: F811
+    """A wall's block rests on two blocks: its two bed joints lie in one plane, and a click just above the right
+    one picks the right one."""
+    with _open_viewer(browser, server + "/") as page:
+        run_example(page, "wall")
+        page.click('button[data-view="elevation"]')
+        result = page.evaluate("window.extrados.lastResult")
+        by_id = {b["id"]: b for b in result["blocks"]}
+        below = [j for j in result["interfaces"]
+                 if "c1b2" in j["blocks"] and any(b.startswith("c0") for b in j["blocks"])]
+        assert len(below) == 2 and below[0]["normal"] == pytest.approx(below[1]["normal"], abs=1e-9)
+        for joint in below:
+            other = next(b for b in joint["blocks"] if b != "c1b2")
+            x = 0.5 * (joint["centroid"][0] + by_id[other]["position"][0])   # over the joint, on the other block's side
+            click_at_world_point(page, [x, 0.0, joint["centroid"][2] + 0.005])
+            assert page.evaluate("window.extrados.picked") == {"kind": "joint", "blocks": joint["blocks"]}

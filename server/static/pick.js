@@ -31,16 +31,20 @@ export function pickAt(view, blocks, result, clientX, clientY) {
   return joint ? {kind: 'joint', joint, id, point: hit.point} : {kind: 'block', id, point: hit.point};
 }
 
-/** The joint of block `id` whose plane passes nearest `point`, if within `reach` (m) of it. */
+/**
+ * The joint of block `id` whose plane passes within `reach` (m) of `point`; of several (a block on two blocks
+ * has two joints in one plane), the one whose centroid is nearest the point.
+ */
 function nearestJoint(result, id, point, reach) {
   let best = null;
-  let bestDistance = reach;
+  let bestDistance = Infinity;
   for (const joint of result.interfaces || []) {
     if (!joint.blocks.includes(id) || !joint.centroid) continue;
-    const distance = Math.abs(vector3(joint.normal).dot(point.clone().sub(vector3(joint.centroid))));
-    if (distance <= bestDistance) {
+    const offset = point.clone().sub(vector3(joint.centroid));
+    if (Math.abs(vector3(joint.normal).dot(offset)) > reach) continue;
+    if (offset.length() < bestDistance) {
       best = joint;
-      bestDistance = distance;
+      bestDistance = offset.length();
     }
   }
   return best;
