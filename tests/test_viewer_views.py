@@ -342,3 +342,16 @@ def test_a_click_over_one_of_two_joints_in_one_plane_picks_that_one(browser, ser
             x = 0.5 * (joint["centroid"][0] + by_id[other]["position"][0])   # over the joint, on the other block's side
             click_at_world_point(page, [x, 0.0, joint["centroid"][2] + 0.005])
             assert page.evaluate("window.extrados.picked") == {"kind": "joint", "blocks": joint["blocks"]}
+
+
+def test_a_load_factor_of_a_malformed_model_shows_the_service_s_error(browser, server, tmp_path):  # noqa: F811
+    """The live-load offer does not stand in the way of a model the service refuses: its error is shown."""
+    path = tmp_path / "malformed.json"
+    path.write_text(json.dumps({"format": "extrados.model/1", "blocks": "not a list"}))
+    with _open_viewer(browser, server + "/") as page:
+        page.set_input_files("#model-file", str(path))
+        page.select_option("#analysis-type", "load_factor")
+        page.click("#run")
+        page.wait_for_function("document.body.dataset.state === 'error'", timeout=60_000)
+        assert page.is_hidden("#live-offer") and page.text_content("#error-message")
+        assert "blocks" in page.text_content("#error-where") + page.text_content("#error-message")

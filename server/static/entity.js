@@ -18,6 +18,11 @@ const SATURATION = 0.7;
 const LIGHTNESS = [0.55, 0.4];
 
 /** The text of `level` in a block's entity (null entity or missing key: NONE). */
+/** A model's blocks, or none when it has no list of them (a malformed file: the service says what is wrong). */
+function blocksOf(model) {
+  return Array.isArray(model?.blocks) ? model.blocks : [];
+}
+
 export function entityValue(entity, level) {
   const value = level.startsWith(ATTRIBUTE_PREFIX)
     ? entity?.attributes?.[level.slice(ATTRIBUTE_PREFIX.length)] : entity?.[level];
@@ -26,7 +31,7 @@ export function entityValue(entity, level) {
 
 /** The levels some block of the model has: named levels first, then attribute keys (sorted). */
 export function entityLevels(model) {
-  const entities = (model?.blocks || []).map((block) => block.entity).filter(Boolean);
+  const entities = blocksOf(model).map((block) => block?.entity).filter(Boolean);
   const named = ENTITY_LEVELS.filter((level) => entities.some((entity) => level in entity));
   const keys = new Set(entities.flatMap((entity) => Object.keys(entity.attributes || {})));
   return [...named, ...[...keys].sort().map((key) => ATTRIBUTE_PREFIX + key)];
@@ -40,7 +45,7 @@ function compareValues(a, b) {
 
 /** The distinct values of `level` over the model's blocks, in natural order, NONE last when present. */
 export function entityValues(model, level) {
-  const values = new Set((model?.blocks || []).map((block) => entityValue(block.entity, level)));
+  const values = new Set(blocksOf(model).map((block) => entityValue(block?.entity, level)));
   return [...values].sort(compareValues);
 }
 
@@ -70,7 +75,7 @@ export function valueColours(values) {
  * @returns {Set<string>}  block ids
  */
 export function keptBlocks(model, level, values) {
-  const blocks = model?.blocks || [];
+  const blocks = blocksOf(model);
   return new Set(blocks.filter((block) => !level || values.has(entityValue(block.entity, level)))
     .map((block) => block.id));
 }

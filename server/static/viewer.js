@@ -340,14 +340,18 @@ async function runModel(model, analysis) {
   }
 }
 
-/** Whether a model has a live load on a movable block, a nonzero one: what a load factor multiplies. */
+/**
+ * Whether a model has a live load on a movable block, a nonzero one: what a load factor multiplies. A model too
+ * malformed to tell counts as having one, so that the service says what is wrong with it.
+ */
 function hasLiveLoad(model) {
-  const movable = new Set(model.blocks.filter((block) => !block.support).map((block) => block.id));
+  if (!Array.isArray(model?.blocks) || !(model.loads === undefined || Array.isArray(model.loads))) return true;
+  const movable = new Set(model.blocks.filter((block) => block && !block.support).map((block) => block.id));
   const nonzero = (vector) => Array.isArray(vector) && vector.some((value) => value !== 0);
   return (model.loads || []).some((load) => {
-    if (!load.live) return false;
+    if (!load?.live) return false;
     if (load.kind === 'point') return movable.has(load.block) && nonzero(load.force);
-    const blocks = load.blocks === 'all' ? [...movable] : (load.blocks || []);
+    const blocks = load.blocks === 'all' ? [...movable] : (Array.isArray(load.blocks) ? load.blocks : []);
     return blocks.some((id) => movable.has(id)) && nonzero(load.acceleration);
   });
 }
@@ -524,7 +528,7 @@ function showModel(model, result) {
   app.model = model;
   app.result = result;
   $('downloads').hidden = !result;
-  const ids = new Set(model.blocks?.map((block) => block.id) || []);
+  const ids = new Set(Array.isArray(model.blocks) ? model.blocks.map((block) => block?.id) : []);
   if (app.chain.some((id) => !ids.has(id))) {   // another model: its chain is not this one's
     app.chain = [];
     showChain();
