@@ -207,7 +207,7 @@ def test_bad_requests_get_an_error_hops_shows_and_no_traceback(service, arch, ca
     assert words in answer["errors"][0] and "Traceback" not in answer["errors"][0]
 
 
-def test_the_rhino_compute_key_header_carries_the_token(tmp_path, arch):
+def test_the_rhino_compute_key_header_carries_the_token(tmp_path):
     with running_service(data_dir=str(tmp_path), token="s3cret") as client:
         status, _, _ = client.get("/hops/analyze")
         assert status == 401

@@ -105,15 +105,21 @@ def point_loads(inputs, blocks, units, live):
     return loads
 
 
-def thrust_request(inputs, ids):
-    """The analysis's thrust_line entry for a Chain input (None without one)."""
+def analysis_request(kind, inputs, ids):
+    """The analysis request of ``kind``, with a thrust_line entry for a Chain input (indices into Blocks)."""
+    analysis = {"type": kind}
     chain = inputs["Chain"]
-    if not chain:
-        return None
     for k, index in enumerate(chain):
         if not 0 <= index < len(ids):
             raise HopsError(f"Chain[{k}] is {index}, but Blocks has {len(ids)} items (indices 0 to {len(ids) - 1})")
-    return {"chain": [ids[i] for i in chain]}
+    if chain:
+        analysis["thrust_line"] = {"chain": [ids[i] for i in chain]}
+    return analysis
+
+
+def warning_messages(result):
+    """The messages of a result's warnings."""
+    return [w.get("message", str(w)) if isinstance(w, dict) else str(w) for w in result.get("warnings", [])]
 
 
 def drawn_outputs(result, inputs, units, model):
@@ -165,15 +171,11 @@ def solver_line(result):
 def static_analysis(analyze, inputs, units):
     """The Analyze function: stands or not, the thrust lines, the joint resultants and the contact forces."""
     model, ids = model_of(inputs, units, live=False)
-    analysis = {"type": "static"}
-    chain = thrust_request(inputs, ids)
-    if chain:
-        analysis["thrust_line"] = chain
-    result = analyze(model, analysis)
+    result = analyze(model, analysis_request("static", inputs, ids))
     verdict = "stands" if result["stable"] else "does not stand"
     report = [f"{len(model['blocks'])} blocks, {len(result['contacts'])} contacts: the structure {verdict} "
               f"(decided by {result.get('verdict_by')})", solver_line(result)]
-    warnings = [w.get("message", str(w)) if isinstance(w, dict) else str(w) for w in result.get("warnings", [])]
+    warnings = warning_messages(result)
     return {"Stable": bool(result["stable"]), **drawn_outputs(result, inputs, units, model),
             "Report": "\n".join(report + warnings)}, warnings
 
@@ -189,18 +191,14 @@ def load_factor_analysis(analyze, inputs, units):
     if not model.get("loads"):
         raise HopsError("a load factor multiplies live loads: give LoadPoints and LoadForces, or an Acceleration "
                         "(e.g. 9.81, 0, 0 for a horizontal acceleration of g)")
-    analysis = {"type": "load_factor"}
-    chain = thrust_request(inputs, ids)
-    if chain:
-        analysis["thrust_line"] = chain
-    result = analyze(model, analysis)
+    result = analyze(model, analysis_request("load_factor", inputs, ids))
     report = result["load_factor_report"]
     mechanism = report.get("mechanism") or {}
     hinges = [scaled(h["pivot"], 1.0 / units.metres) for h in mechanism.get("hinges", [])]
     factor = report.get("nscd")
     lines = [f"load factor {factor if factor is None else f'{factor:.4g}'} ({report['status']}), limit analysis "
              f"{report.get('limit_analysis')}, {report['solves']} static solves", solver_line(result)]
-    warnings = [w.get("message", str(w)) if isinstance(w, dict) else str(w) for w in result.get("warnings", [])]
+    warnings = warning_messages(result)
     return {"LoadFactor": factor, "Status": report["status"], "Hinges": hinges,
             **drawn_outputs(result, inputs, units, model), "Report": "\n".join(lines + warnings)}, warnings
 

@@ -109,9 +109,9 @@ class Units:
             raise HopsError(f"modelunits {name!r} is not a length unit Extrados reads (one of "
                             f"{', '.join(METRES_PER_UNIT)})")
         tolerance = body.get("absolutetolerance")
-        if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not tolerance > 0:
+        if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not 0 < tolerance < math.inf:
             tolerance = None
-        return cls(METRES_PER_UNIT[name], tolerance if tolerance is None or math.isfinite(tolerance) else None)
+        return cls(METRES_PER_UNIT[name], tolerance)
 
 
 def solve_request_inputs(function, body):
