@@ -1,14 +1,19 @@
-"""Linear elasticity of a meshed block: the constant-strain tetrahedron (issue 23).
+"""Linear elasticity of a meshed block, in linear (4-node) or quadratic (10-node) tetrahedra (issue 23).
 
-A linear tetrahedron's displacement is linear, u(x) = sum_a N_a(x) u_a, so its strain is constant:
-epsilon = B u_e with B (6 x 12) built from the shape functions' gradients (Voigt order xx, yy, zz, yz, xz, xy,
-shear strains as engineering strains 2 epsilon_ij). Its stiffness is K_e = V B^T D B, D the isotropic
-elasticity of Young's modulus E and Poisson's ratio nu; a block's stiffness is their sum over its
-tetrahedra (the finite element discretisation of seed 001 eq. 1 for a deformable body), its mass the
-lumped one, rho V / 4 at each corner of each tetrahedron.
+A tetrahedron's displacement is u(x) = sum_a N_a(x) u_a, its strain epsilon = B u_e with B (6 x 3k) built from
+the shape functions' gradients (Voigt order xx, yy, zz, yz, xz, xy, shear strains as engineering strains
+2 epsilon_ij). A linear tetrahedron's strain is constant and its stiffness K_e = V B^T D B; a quadratic one's
+strain is linear and K_e = sum_q w_q |J| B_q^T D B_q over the 4-point rule of `quadratic` (exact), D the
+isotropic elasticity of Young's modulus E and Poisson's ratio nu. A block's stiffness is their sum over its
+tetrahedra (the finite element discretisation of seed 001 eq. 1 for a deformable body), its mass the lumped
+one: rho V / 4 at each corner of a linear tetrahedron, the HRZ shares of `quadratic` for a quadratic one.
+The order is the mesh's (`quadratic.is_quadratic`); the stresses of a quadratic tetrahedron are its centroid's.
 """
 import numpy as np
 from scipy import sparse
+
+from extrados.engine.deformable.quadratic import (CENTROID, GAUSS_POINTS, GAUSS_WEIGHTS, HRZ_MASS_FRACTIONS,
+                                                  is_quadratic, shape_gradients_at)
 
 #: Voigt order of the strain and stress components: (i, j) of each row.
 VOIGT = ((0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1))
@@ -30,59 +35,91 @@ def elasticity_matrix(young, poisson):
 
 
 def shape_gradients(nodes, tetrahedra):
-    """(t, 4, 3) gradients of the four linear shape functions of each tetrahedron, and (t,) their volumes."""
-    corners = nodes[tetrahedra]                                          # (t, 4, 3)
+    """(t, 4, 3) gradients of the four linear shape functions (the barycentric coordinates) of each tetrahedron's
+    corners, and (t,) their volumes."""
+    corners = nodes[tetrahedra[:, :4]]                                   # (t, 4, 3)
     augmented = np.concatenate([np.ones(corners.shape[:2] + (1,)), corners], axis=2)   # rows [1, x, y, z]
     inverse = np.linalg.inv(augmented)                                   # column a: coefficients of N_a
     volumes = np.abs(np.linalg.det(augmented)) / 6.0
     return np.transpose(inverse[:, 1:, :], (0, 2, 1)), volumes
 
 
+def centroid_gradients(mesh):
+    """(t, k, 3) gradients of each tetrahedron's k shape functions at its centroid: a linear one's constant
+    gradients (k = 4), a quadratic one's at the centroid (k = 10)."""
+    gradients, _ = shape_gradients(mesh.nodes, mesh.tetrahedra)
+    return shape_gradients_at(gradients, CENTROID) if is_quadratic(mesh) else gradients
+
+
 def strain_matrices(gradients):
-    """(t, 6, 12) B of each tetrahedron: strain (Voigt, engineering shear) of its 12 nodal displacements."""
-    t = gradients.shape[0]
-    b = np.zeros((t, 6, 12))
-    for a in range(4):
-        gx, gy, gz = gradients[:, a, 0], gradients[:, a, 1], gradients[:, a, 2]
+    """(..., 6, 3k) B of each tetrahedron (and point): strain (Voigt, engineering shear) of its 3k nodal
+    displacements, from its k shape functions' gradients (..., k, 3)."""
+    nodes_per_element = gradients.shape[-2]
+    b = np.zeros(gradients.shape[:-2] + (6, 3 * nodes_per_element))
+    for a in range(nodes_per_element):
+        gx, gy, gz = gradients[..., a, 0], gradients[..., a, 1], gradients[..., a, 2]
         col = 3 * a
-        b[:, 0, col] = gx
-        b[:, 1, col + 1] = gy
-        b[:, 2, col + 2] = gz
-        b[:, 3, col + 1], b[:, 3, col + 2] = gz, gy
-        b[:, 4, col], b[:, 4, col + 2] = gz, gx
-        b[:, 5, col], b[:, 5, col + 1] = gy, gx
+        b[..., 0, col] = gx
+        b[..., 1, col + 1] = gy
+        b[..., 2, col + 2] = gz
+        b[..., 3, col + 1], b[..., 3, col + 2] = gz, gy
+        b[..., 4, col], b[..., 4, col + 2] = gz, gx
+        b[..., 5, col], b[..., 5, col + 1] = gy, gx
     return b
 
 
 def element_dofs(tetrahedra):
-    """(t, 12) global degrees of freedom of each tetrahedron's nodes, 3 per node (x, y, z)."""
-    return (3 * tetrahedra[:, :, None] + np.arange(3)).reshape(len(tetrahedra), 12)
+    """(t, 3k) global degrees of freedom of each tetrahedron's k nodes, 3 per node (x, y, z)."""
+    return (3 * tetrahedra[:, :, None] + np.arange(3)).reshape(len(tetrahedra), -1)
+
+
+def element_stiffnesses(mesh, young, poisson):
+    """(t, 3k, 3k) stiffness of each tetrahedron, N/m: V B^T D B (linear), sum_q w_q |J| B_q^T D B_q (quadratic).
+
+    A quadratic tetrahedron's Jacobian is constant, |J| = 6 V, and the reference weights of the 4-point rule sum to
+    1/6: w_q |J| = V GAUSS_WEIGHTS[q].
+    """
+    gradients, volumes = shape_gradients(mesh.nodes, mesh.tetrahedra)
+    d = elasticity_matrix(young, poisson)
+    if not is_quadratic(mesh):
+        b = strain_matrices(gradients)
+        return np.einsum("t,tki,kl,tlj->tij", volumes, b, d, b)
+    b = strain_matrices(shape_gradients_at(gradients, GAUSS_POINTS))        # (t, q, 6, 30)
+    weighted = np.einsum("t,q,kl,tqlj->tqkj", volumes, GAUSS_WEIGHTS, d, b)  # w_q |J| D B_q
+    t, dofs = len(b), b.shape[-1]
+    return np.matmul(np.swapaxes(b.reshape(t, -1, dofs), 1, 2), weighted.reshape(t, -1, dofs))
 
 
 def stiffness(mesh, young, poisson):
-    """The block's stiffness K (3n x 3n, sparse CSR, N/m): sum over its tetrahedra of V B^T D B."""
-    gradients, volumes = shape_gradients(mesh.nodes, mesh.tetrahedra)
-    b = strain_matrices(gradients)
-    local = np.einsum("t,tki,kl,tlj->tij", volumes, b, elasticity_matrix(young, poisson), b)
+    """The block's stiffness K (3n x 3n, sparse CSR, N/m): the sum of its tetrahedra's (`element_stiffnesses`)."""
+    local = element_stiffnesses(mesh, young, poisson)
     dofs = element_dofs(mesh.tetrahedra)
-    rows = np.repeat(dofs, 12, axis=1).ravel()
-    cols = np.tile(dofs, (1, 12)).ravel()
+    rows = np.repeat(dofs, dofs.shape[1], axis=1).ravel()
+    cols = np.tile(dofs, (1, dofs.shape[1])).ravel()
     n = 3 * len(mesh.nodes)
     return sparse.coo_matrix((local.ravel(), (rows, cols)), shape=(n, n)).tocsr()
 
 
 def lumped_mass(mesh, density):
-    """(3n,) the lumped mass of each degree of freedom, kg: rho V / 4 at each corner of each tetrahedron."""
+    """(3n,) the lumped mass of each degree of freedom, kg.
+
+    Linear: rho V / 4 at each corner of each tetrahedron. Quadratic: HRZ lumping (`quadratic.HRZ_MASS_FRACTIONS`),
+    rho V / 36 at each corner and 4 rho V / 27 at each mid-edge node, all positive. Both are exact in the total
+    mass and its first moment (sum_a m_a x_a = rho V times the centroid, element by element).
+    """
+    shares = HRZ_MASS_FRACTIONS if is_quadratic(mesh) else np.full(4, 0.25)
     per_node = np.zeros(len(mesh.nodes))
-    np.add.at(per_node, mesh.tetrahedra.ravel(), np.repeat(density * mesh.volumes / 4.0, 4))
+    np.add.at(per_node, mesh.tetrahedra.ravel(), (density * mesh.volumes[:, None] * shares).ravel())
     return np.repeat(per_node, 3)
 
 
 def element_stresses(mesh, displacement, young, poisson):
-    """(t, 3, 3) Cauchy stress of each tetrahedron (Pa) under nodal displacements (n, 3), small strain."""
-    gradients, _ = shape_gradients(mesh.nodes, mesh.tetrahedra)
-    b = strain_matrices(gradients)
-    u = np.asarray(displacement, float).reshape(-1)[element_dofs(mesh.tetrahedra)]      # (t, 12)
+    """(t, 3, 3) Cauchy stress of each tetrahedron (Pa) under nodal displacements (n, 3), small strain.
+
+    A linear tetrahedron's stress is constant; a quadratic one's is linear, and taken at its centroid (its mean).
+    """
+    b = strain_matrices(centroid_gradients(mesh))
+    u = np.asarray(displacement, float).reshape(-1)[element_dofs(mesh.tetrahedra)]      # (t, 3k)
     voigt = np.einsum("kl,tlj,tj->tk", elasticity_matrix(young, poisson), b, u)
     tensor = np.empty((len(voigt), 3, 3))
     for k, (i, j) in enumerate(VOIGT):
@@ -91,9 +128,10 @@ def element_stresses(mesh, displacement, young, poisson):
 
 
 def deformation_gradients(mesh, positions):
-    """(t, 3, 3) deformation gradient F = dx/dX of each tetrahedron, from its nodes' current positions (n, 3)."""
-    gradients, _ = shape_gradients(mesh.nodes, mesh.tetrahedra)          # dN_a/dX
-    corners = np.asarray(positions, float)[mesh.tetrahedra]               # (t, 4, 3) x_a
+    """(t, 3, 3) deformation gradient F = dx/dX of each tetrahedron, from its nodes' current positions (n, 3): a
+    linear tetrahedron's constant one, a quadratic one's at its centroid."""
+    gradients = centroid_gradients(mesh)                                  # dN_a/dX
+    corners = np.asarray(positions, float)[mesh.tetrahedra]               # (t, k, 3) x_a
     return np.einsum("tai,taj->tij", corners, gradients)
 
 
@@ -110,7 +148,8 @@ def corotational_stresses(mesh, positions, young, poisson):
 
     Each tetrahedron's rigid rotation R (the polar decomposition of F) is taken out before the strain is measured:
     epsilon = sym(R^T F) - I in the element's rotated frame, sigma = R (D epsilon) R^T. A rigid motion, however
-    large its rotation, strains nothing; small motions give the small-strain stress (`element_stresses`).
+    large its rotation, strains nothing; small motions give the small-strain stress (`element_stresses`). A
+    quadratic tetrahedron's F, R and strain are its centroid's.
     """
     f = deformation_gradients(mesh, positions)
     r = rotations(f)
