@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
+from extrados.engine.deformable.blocks import deformable_plan, elastic_bodies, has_deformable
 from extrados.engine.errors import ModelError
 from extrados.engine.io.model_document import (BLOCK_DEFAULTS, FORMAT, LOAD_DEFAULTS, MODEL_DEFAULTS, SETTINGS_DEFAULTS,
                                                plain_faces, plain_vertices, validate_block, validate_schema)
@@ -267,7 +268,7 @@ class Model(DocumentData):
 
     # --- building in Python -----------------------------------------------
     def add_block(self, mesh=None, *, id=None, vertices=None, faces=None, points=None, material=None, support=False,
-                  entity=None):
+                  entity=None, deformable=None):
         """Add a closed convex block from a COMPAS Mesh, from vertices and faces, or from points.
 
         Parameters
@@ -284,6 +285,9 @@ class Model(DocumentData):
         entity : dict, optional
             The block's architectural entity (model_schema.json, $defs/entity: building, wall, leaf,
             course, stone, type and free attributes; seed 002 sec. 2.1), given back by every result.
+        deformable : dict, optional
+            The block's elasticity (model_schema.json, $defs/deformable: E, nu, mesh_size, element, theta;
+            engine.deformable), over its material's.
         """
         if mesh is not None:
             vertices, faces = mesh.to_vertices_and_faces()
@@ -301,11 +305,13 @@ class Model(DocumentData):
             block["support"] = True
         if entity is not None:
             block["entity"] = copied(entity)
+        if deformable is not None:
+            block["deformable"] = copied(deformable)
         validate_block(block, index)
         self._doc["blocks"].append(self._checked_block(self._shaped_block(block, index), index))
         self._check_references()
         self.block_digest = None
-        for cached in ("geometry", "mechanics", "_settings"):
+        for cached in ("geometry", "mechanics", "_settings", "elastic_bodies"):
             self.__dict__.pop(cached, None)
         return block["id"]
 
@@ -373,6 +379,8 @@ class Model(DocumentData):
                     raise ModelError(f"unknown block id '{bid}'", path=f"joint_assignments[{index}].blocks[{k}]")
             if assignment["joint"] not in joints:
                 raise ModelError(f"unknown joint '{assignment['joint']}'", path=f"joint_assignments[{index}].joint")
+        if doc["blocks"] and has_deformable(doc["blocks"], self._field("materials"), self.material_of):
+            deformable_plan(doc["blocks"], self._field("materials"), self.material_of, self.geometry.volume)
         motion = doc.get("support_motion", {})
         if motion.get("kind") == "sine" and ("amplitude" in motion) == ("peak_acceleration" in motion):
             raise ModelError("give exactly one of amplitude and peak_acceleration", path="support_motion")
@@ -454,6 +462,15 @@ class Model(DocumentData):
     def geometry(self):
         """BlockGeometry of the blocks (computed once, or taken over from a model with the same blocks)."""
         return block_geometry(self._doc["blocks"])
+
+    @cached_property
+    def elastic_bodies(self):
+        """Block index -> ElasticBody of the deformable blocks (engine.deformable.blocks), meshed once; empty
+        for a model of rigid blocks."""
+        blocks, materials = self._doc["blocks"], self._field("materials")
+        if not has_deformable(blocks, materials, self.material_of):
+            return {}
+        return elastic_bodies(blocks, materials, self.material_of, self.geometry)
 
     @cached_property
     def mechanics(self):

@@ -14,12 +14,14 @@ from extrados.engine.contact.assemble import assemble_problem, start_velocity
 from extrados.engine.contact.history import contact_history, remember_contacts
 from extrados.engine.contact.laws import contact_laws, contact_parameters, tangential_stretch
 from extrados.engine.contact.mortar import bonds_after, contact_bonds, mortar_inputs, solve_with_bonds
+from extrados.engine.deformable.coupling import ElasticState, elastic_step
 from extrados.engine.contact.impact_energy import (closing_contacts, impact_fraction, impacting_kinetic_energy,
                                                     scale_in_frame)
 from extrados.engine.dynamics.integrate import integrate
 from extrados.engine.solvers import solve
 from extrados.engine.solvers.auto import RunPlan
 from extrados.engine.solvers.coulomb import solve_coulomb
+from extrados.engine.solvers.flexible_problem import FlexibleProblem, solve_flexible
 from extrados.engine.tolerance import SOLVER_DEFAULTS
 
 
@@ -60,7 +62,10 @@ class SolverSettings:
         return self.solve_ccp(problem, gamma0)
 
     def solve_ccp(self, problem, gamma0):
-        """SolverResult of the CCP ``problem`` (eq. 38) from the impulses ``gamma0`` (n_c, 3) N s."""
+        """SolverResult of the CCP ``problem`` (eq. 38) from the impulses ``gamma0`` (n_c, 3) N s; one with deformable
+        blocks by SPG (engine.solvers.flexible_problem)."""
+        if isinstance(problem, FlexibleProblem):
+            return solve_flexible(problem, gamma0, self.tolerance, self.max_iterations)
         if self.plan is not None:
             return self.plan.solve(problem, gamma0, self.tolerance, self.max_iterations)
         options = {"retry": self.retry, "moving": self.moving} if self.name == "auto" else {}
@@ -80,6 +85,7 @@ class StepSettings:
     energy_impacts: bool = False  # the energy impact law of engine.contact.impact_energy (plastic impacts only)
     rocking_restitution: float = None  # the law's r, Housner's energy ratio; None: that of the plastic impact
     ground_frame: object = None  # impact_energy.GroundFrame where every support follows the ground; None: fixed
+    static: bool = False      # the static CCP (engine.analysis.static): deformable blocks take their elastic compliance
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,7 @@ class StepOutcome:
     contact_velocity: np.ndarray  # (n_c, 3) float64, relative velocity D^T v (n, u, v) at the end of the step
     bonds: object = None      # engine.contact.bonds.Bonds at the end of the step
     impact_fraction: np.ndarray = None  # (n_blocks,) float64, engine.contact.impact_energy; None: law off
+    elastic: object = None    # engine.deformable.coupling.ElasticState at the end of the step; None: all blocks rigid
 
 
 def detect(model, state):
@@ -136,6 +143,9 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     h, memory, bonding = settings.time_step, state.contact_memory, not state.bonds_made
     if contacts is None:
         contacts = detect(model, state)
+    elastic = deformable_step(model, state, settings, contacts)
+    if elastic is not None:
+        contacts = elastic.elastic_gap(contacts, state, state.elastic)
     law = contact_laws(model, contacts)
     friction, compliance = contact_parameters(model, contacts, law)
     history = contact_history(model.mechanics, memory, contacts, impulse_guess)
@@ -143,6 +153,8 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     joints = mortar_inputs(model, bonds, friction, compliance, history.stretch)
     was_open = open_unbonded(history, joints) if settings.energy_impacts else None
     problem, frame, v_free = assemble(model, state, settings, contacts, joints, was_open)
+    if elastic is not None:
+        problem = elastic.problem(problem, frame, state, state.elastic)
     problem, report, cohesion = solve_with_bonds(model, bonds, friction, problem, joints.cohesion, settings.solver,
                                                  history.impulse, h, bonding)
     velocity = hold_unbuilt(state, v_free + problem.velocity(report.gamma))
@@ -151,11 +163,28 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
         velocity, fraction = energy_impact_law(model, state, settings, contacts, joints, was_open, problem,
                                                report.gamma, velocity)
     contact_velocity = problem.contact_velocity(velocity)
+    elastic_end = None
+    if elastic is not None:
+        contact_velocity += elastic.contact_velocity(problem, report.gamma)
+        elastic_end = elastic.finish(report.gamma, state.elastic)
     bonds = bonds_after(model, bonds, contacts, frame, contact_velocity, report.gamma, cohesion, h)
     state.contact_memory = remember_contacts(history, contacts, report.gamma,
                                              tangential_stretch(frame, report.gamma, joints.compliance, h), bonds.rows)
     state.bonds_made = True
-    return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds, fraction)
+    return StepOutcome(contacts, frame, report.gamma, friction, report, velocity, contact_velocity, bonds, fraction,
+                       elastic_end)
+
+
+def deformable_step(model, state, settings, contacts):
+    """The ElasticStep of the model's deformable blocks at ``contacts`` (engine.deformable.coupling), their
+    elastic state at rest when the state has none yet; None for a model of rigid blocks."""
+    bodies = model.elastic_bodies
+    if not bodies:
+        return None
+    if state.elastic is None:
+        state.elastic = ElasticState.at_rest(bodies)
+    tolerance = model.settings["envelope"] + 1e-6 * model.mechanics.size
+    return elastic_step(bodies, contacts, state, settings.time_step, settings.static, tolerance)
 
 
 def open_unbonded(history, joints):
@@ -216,4 +245,6 @@ def step(model, state, settings):
     """Advance the state by one time step: ``solve_step``, then integrate the positions (eq. 30)."""
     outcome = solve_step(model, state, settings)
     integrate(state, outcome.velocity, settings.time_step, outcome.impact_fraction)
+    if outcome.elastic is not None:
+        state.elastic = outcome.elastic
     return outcome

@@ -33,6 +33,7 @@ class State:
     bonds_made: bool = False      # the run's (or the stage's) first contacts were bonded (engine.contact.bonds)
     detection_cache: DetectionCache = field(default_factory=DetectionCache)  # engine.collision.coherence
     active: np.ndarray = None     # (n_blocks,) bool, blocks built so far (construction); None: all
+    elastic: object = None        # engine.deformable.coupling.ElasticState of the deformable blocks; None: none yet
 
     @classmethod
     def initial(cls, mechanics):

@@ -32,6 +32,13 @@ def shaken_wall():
     return doc
 
 
+def deformable_wall():
+    """A wall of two courses of deformable blocks (linear tetrahedra): its result has the "deformable" fields."""
+    doc = generators.generate("wall", courses=2, blocks_per_course=2)
+    doc["materials"]["stone"]["deformable"] = {"E": 1e9, "nu": 0.2, "element": "tet4"}
+    return doc
+
+
 #: One analysis of each type, and what their documents must show between them: conventional thrust
 #: lines (drawn and not), bonds of mortar joints, null readings of open joints, strain and networks.
 CASES = {
@@ -54,6 +61,8 @@ CASES = {
                                                                       "time_step": 1e-3}),
     "construction, mortar joints": (cantilever(MORTAR), {"type": "construction", "stages": [["pier"], ["arm"]],
                                                          "max_stage_duration": 0.05}),
+    "static, deformable blocks": (deformable_wall(), {"type": "static"}),
+    "dynamic, deformable blocks": (deformable_wall(), {"type": "dynamic", "duration": 0.01, "time_step": 1e-3}),
 }
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from extrados.engine.analysis.joint_gaps import closed_gaps
 from extrados.engine.analysis.overlap import allowed_overlap
 from extrados.engine.analysis.progress import Progress
+from extrados.engine.analysis.settlement import mechanism_velocity
 from extrados.engine.errors import AnalysisCancelled, ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, detect, solve_step, step
 from extrados.engine.state import State
@@ -97,7 +98,8 @@ def step_settings(model, wrench, h, analysis="static"):
     """One step of ``h`` s under ``wrench`` with the model's solver for ``analysis``: "static" for the static CCP
     (``auto`` may give it Newton and retries it unconverged), "dynamic" for a settle run's steps, which are
     dynamics (the dynamic tolerance unless the model sets one, engine.tolerance.SOLVER_DEFAULTS)."""
-    return StepSettings(time_step=h, wrench=wrench, solver=SolverSettings.of(model.settings, analysis))
+    return StepSettings(time_step=h, wrench=wrench, solver=SolverSettings.of(model.settings, analysis),
+                        static=analysis == "static")
 
 
 def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progress()):
@@ -227,7 +229,8 @@ def solve_static(model, live_factor=1.0, warm=None, cancellation=Cancellation(),
     cancellation.check()
     outcome = static_step(model, wrench, contacts, guess, probe)
     check_no_overflow("in the static solve", outcome.velocity, outcome.impulse)
-    speed = point_speed(mech, outcome.velocity).max(initial=0.0)
+    moving = outcome.velocity if not model.elastic_bodies else mechanism_velocity(mech, outcome)
+    speed = point_speed(mech, moving).max(initial=0.0)
     g_h = np.linalg.norm(model.gravity) * STATIC_STEP
     load_scale = max(g_h, np.abs(wrench[~mech.is_support, :3]).sum(axis=1).max() / mech.mass.max())
     verdict_by = "static"

@@ -13,7 +13,7 @@ import numpy as np
 from extrados.engine.contact.bonds import BOND_GAP, BONDED, BROKEN, NORMAL, SLIP, Bonds, gathered_bonds, updated_rows
 from extrados.engine.contact.cohesive import COHESIVE, COULOMB
 from extrados.engine.contact.laws import tributary_area
-from extrados.engine.solvers.problem import Problem
+from extrados.engine.solvers.flexible_problem import FlexibleProblem
 from extrados.engine.tolerance import TOL
 
 #: Most solves of a run's first step with bonded contacts, each with the normal forces of the one
@@ -97,9 +97,10 @@ def solve_with_bonds(model, bonds, friction, problem, cohesion, solver, gamma0, 
 
 def with_cohesion(problem, cohesion_impulse):
     """The Problem with its contacts' [C h, T h] replaced by ``cohesion_impulse`` (n_c, 2) N s."""
-    return Problem(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b, problem.inverse_mass,
-                   problem.inverse_inertia, problem.compliance, problem.friction, problem.rhs,
-                   cohesion=cohesion_impulse, free_velocity=problem.free_velocity)
+    extra = {"flexibility": problem.flexibility} if isinstance(problem, FlexibleProblem) else {}
+    return type(problem)(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b, problem.inverse_mass,
+                         problem.inverse_inertia, problem.compliance, problem.friction, problem.rhs,
+                         cohesion=cohesion_impulse, free_velocity=problem.free_velocity, **extra)
 
 
 def stretch_of_bonds(bonds, stretch):

@@ -44,13 +44,15 @@ def tetra_volumes(nodes, tetrahedra):
     return np.einsum("ij,ij->i", b - a, np.cross(c - a, d - a)) / 6.0
 
 
-def edge_points(vertices, faces, size):
-    """Points dividing each edge of the block into pieces no longer than ``size``."""
+def edge_points(vertices, faces, size, rng):
+    """Points dividing each edge of the block into pieces of about ``size`` (at most 1 + 2 JITTER times it), each
+    moved along its edge by up to JITTER of a piece: the points of parallel edges then never make a square
+    cross-section, whose four cocircular corners would give Delaunay a flat tetrahedron inside the block."""
     points = []
     edges = {tuple(sorted((face[k], face[(k + 1) % len(face)]))) for face in faces for k in range(len(face))}
     for i, j in sorted(edges):
         pieces = int(np.ceil(np.linalg.norm(vertices[j] - vertices[i]) / size))
-        for t in np.arange(1, pieces) / pieces:
+        for t in (np.arange(1, pieces) + rng.uniform(-JITTER, JITTER, pieces - 1)) / pieces:
             points.append(vertices[i] + t * (vertices[j] - vertices[i]))
     return points
 
@@ -115,15 +117,27 @@ def mesh_block(vertices, faces, size):
         raise ValueError(f"mesh size must be positive, not {size!r}")
     rng = np.random.default_rng(JITTER_SEED)
     nodes = np.vstack([vertices, *[np.array(p).reshape(-1, 3) for p in (
-        edge_points(vertices, faces, size), face_points(vertices, faces, size, rng),
+        edge_points(vertices, faces, size, rng), face_points(vertices, faces, size, rng),
         interior_points(vertices, size, rng))]])
     tetrahedra = Delaunay(nodes).simplices.astype(np.int64)
     volumes = tetra_volumes(nodes, tetrahedra)
-    if np.abs(volumes).min() <= SLIVER_VOLUME * size ** 3:
+    flat = np.abs(volumes) <= SLIVER_VOLUME * size ** 3
+    if np.any(flat & ~on_one_face(nodes, tetrahedra, vertices)):
         raise ValueError(f"the block's mesh at size {size:g} m holds a flat tetrahedron; try another mesh size")
+    tetrahedra, volumes = tetrahedra[~flat], volumes[~flat]
     flipped = volumes < 0.0
     tetrahedra[flipped] = tetrahedra[flipped][:, [0, 2, 1, 3]]
     return TetraMesh(nodes, tetrahedra, boundary_triangles(nodes, tetrahedra))
+
+
+def on_one_face(nodes, tetrahedra, vertices):
+    """(t,) bool: the tetrahedra whose four nodes lie in the plane of one face of the block (the convex hull of
+    ``vertices``). Four cocircular nodes of a face (a rectangle's corners) make Delaunay put a flat tetrahedron
+    on the face; dropping it leaves the face triangulated by the two triangles under it, and the mesh conforming."""
+    planes = ConvexHull(vertices).equations                                       # (f, 4): n . x + d = 0 on face
+    distance = np.abs(nodes[tetrahedra] @ planes[:, :3].T + planes[:, 3])         # (t, 4, f)
+    scale = np.ptp(vertices, axis=0).max()
+    return np.any(np.all(distance <= 1e-9 * scale, axis=1), axis=1)
 
 
 def boundary_triangles(nodes, tetrahedra):

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from extrados.engine.post.deformable_fields import deformable_fields
 from extrados.engine.post.interfaces import interface_resultants
 from extrados.engine.post.joints import joint_admissibility, support_reactions
 from extrados.engine.post.networks import contact_network, contact_states, step_contact_states
@@ -168,6 +169,9 @@ def static_result(model, solution, static_step, analysis="static", load_factor=N
                "stress_summary": json_safe(stress_summary(mech, mech.position0, stress))}
     if solution.gap_closure is not None:
         reports["gap_closure"] = solution.gap_closure
+    fields = deformable_fields(model, outcome.elastic, mech.position0, orientation)
+    if fields is not None:
+        reports["deformable"] = fields
     reports.update(extra or {})
     solver = dict(solver_document(outcome.solver), warm_start=solution.warm_started)
     return Result(analysis, bool(solution.stable), solver,
@@ -200,6 +204,9 @@ def dynamic_result(model, run, request):
                "stress_summary": json_safe(stress_summary(mech, state.position, stress)),
                "network_history": json_safe(run.network_history), "integrator": json_safe(run.integrator),
                "strain": json_safe(strain_document(mech, run.frames))}
+    fields = deformable_fields(model, state.elastic, state.position, state.orientation)
+    if fields is not None:
+        reports["deformable"] = fields
     return Result("dynamic", not run.events["collapsed"], solver_document(outcome.solver),
                   block_results(mech, state.position, state.orientation, outcome.velocity, stress),
                   frames=run.frames, output={"frames": request.frames, "histories": request.histories},

@@ -1,0 +1,167 @@
+"""Deformable blocks in the step's contact problem (issue 23; seed 001 eq. 9-13).
+
+Per step, for every deformable block b: the weights of its contacts on its surface (engine.deformable.surface_map),
+hence H_b (3k x 3n_b), the elastic velocity of its k contacts in their frames from its nodes' elastic velocities
+(body frame; sign -1 when b is the contact's body_a, the frames' rows n, u, v turned into the body frame by
+R_b^T). Then
+
+* the gap of each contact gains the elastic displacement across it, H_b u_e (normal row);
+* the free contact velocity r gains H_b v_e,free, the elastic velocity without contact impulses (eq. 9);
+* the Delassus operator gains W_b = H_b G_b H_b^T, the condensed flexibility (eq. 11-12), as a dense block of
+  the FlexibleProblem (engine.solvers.flexible_problem);
+* after the solve, v_e+ = v_e,free + G_b H_b^T gamma and u_e+ by eq. 9 (``ElasticStep.finish``).
+
+A static solve (h = 1 s) uses the elastic compliance G_s: the solution's u_e is the blocks' elastic
+displacement under the contact forces and their own weight.
+"""
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from extrados.engine.deformable.surface_map import point_weights, polygon_weights
+from extrados.engine.solvers.flexible_problem import FlexibleProblem
+
+
+@dataclass
+class ElasticState:
+    """Elastic displacements and velocities of the deformable blocks, body frames: block index -> (3n,)."""
+
+    displacement: dict = field(default_factory=dict)   # m
+    velocity: dict = field(default_factory=dict)       # m/s
+
+    @classmethod
+    def at_rest(cls, bodies):
+        """No elastic displacement or velocity in any of ``bodies`` (block index -> ElasticBody)."""
+        return cls({b: np.zeros(3 * body.n_nodes) for b, body in bodies.items()},
+                   {b: np.zeros(3 * body.n_nodes) for b, body in bodies.items()})
+
+
+@dataclass
+class BlockContacts:
+    """The contacts of one deformable block and where they sit on its surface."""
+
+    rows: np.ndarray      # (k,) int64 contact indices
+    sign: np.ndarray      # (k,) float64, +1 where the block is body_b, -1 where it is body_a
+    weights: np.ndarray   # (k, b) float64, weights of the block's boundary nodes (ElasticBody.boundary_nodes)
+
+
+def pair_weights(body, points, normal, tolerance):
+    """(m, n) weights of a pair's contact points (m, 3) on the block's surface, body frame (surface_map): a mortar
+    over the joint polygon for three points or more, the surface under each point otherwise."""
+    if len(points) >= 3:
+        return polygon_weights(body.mesh, points, normal, tolerance)
+    return np.array([point_weights(body.mesh, p) for p in points])
+
+
+def blocks_contacts(bodies, contacts, position, rotations, tolerance):
+    """BlockContacts of every deformable block (``bodies``: block index -> ElasticBody) among ``contacts``
+    (engine.collision.detect.Contacts), the blocks' centres ``position`` (n_blocks, 3) and ``rotations``
+    (n_blocks, 3, 3) body to world; a block's faces within ``tolerance`` (m) of a joint plane carry it."""
+    rows = {block: [] for block in bodies}
+    signs = {block: [] for block in bodies}
+    weights = {block: [] for block in bodies}
+    for pair in range(contacts.n_pairs):
+        start, stop = contacts.pair_start[pair], contacts.pair_start[pair + 1]
+        for block, side in ((contacts.body_a[start], -1.0), (contacts.body_b[start], 1.0)):
+            body = bodies.get(int(block))
+            if body is None:
+                continue
+            rotation = rotations[block]
+            local = (contacts.point[start:stop] - position[block]) @ rotation                # body frame
+            found = pair_weights(body, local, rotation.T @ contacts.normal[start], tolerance)
+            rows[int(block)].extend(range(start, stop))
+            signs[int(block)].extend([side] * (stop - start))
+            weights[int(block)].append(found[:, body.boundary_nodes])
+    return {block: BlockContacts(np.array(rows[block], np.int64), np.array(signs[block]),
+                                 np.vstack(weights[block]) if weights[block]
+                                 else np.zeros((0, len(body.boundary_nodes))))
+            for block, body in bodies.items()}
+
+
+def contact_map(frame_rows, rotation, found):
+    """H_b (3k, 3b): the elastic velocity of the block's contacts in their frames from its boundary nodes'
+    elastic velocities (body frame); ``frame_rows`` (k, 3, 3) the contacts' frames (world rows n, u, v)."""
+    turned = frame_rows @ rotation                                                # (k, 3, 3) frame rows, body frame
+    k, b = found.weights.shape
+    return np.einsum("r,rj,rab->rajb", found.sign, found.weights, turned).reshape(3 * k, 3 * b)
+
+
+@dataclass
+class ElasticStep:
+    """The deformable blocks' part of one step: their contacts, maps and flexibilities."""
+
+    bodies: dict          # block index -> ElasticBody
+    found: dict           # block index -> BlockContacts
+    h: float              # s
+    static: bool
+    free: dict = field(default_factory=dict)      # block index -> (3n,) v_e,free
+    maps: dict = field(default_factory=dict)      # block index -> H_b (3k, 3b), set by ``problem``
+
+    def elastic_gap(self, contacts, state, elastic):
+        """``contacts`` with each gap opened by the elastic displacement across it, H u_e (normal rows)."""
+        gap = np.array(contacts.gap, float)
+        rotations = state.rotation_matrices()
+        for block, found in self.found.items():
+            body, displacement = self.bodies[block], elastic.displacement[block]
+            if not np.any(displacement) or len(found.rows) == 0:
+                continue
+            local = displacement.reshape(-1, 3)[body.boundary_nodes]             # (b, 3)
+            normal = contacts.normal[found.rows] @ rotations[block]               # (k, 3) body frame
+            gap[found.rows] += found.sign * np.einsum("rj,jc,rc->r", found.weights, local, normal)
+        return replace(contacts, gap=gap)
+
+    def problem(self, problem, frame, state, elastic):
+        """The FlexibleProblem of ``problem`` (a Problem) with the blocks' flexibility and free elastic velocity."""
+        rotations = state.rotation_matrices()
+        rhs = np.array(problem.rhs)
+        blocks = []
+        for block, found in self.found.items():
+            body = self.bodies[block]
+            if len(found.rows) == 0:
+                continue
+            h_map = contact_map(frame[found.rows], rotations[block], found)
+            self.maps[block] = h_map
+            flexibility = body.flexibility(self.h, self.static)
+            blocks.append((found.rows, flexibility.condensed(h_map)))
+            if not self.static:
+                free = body.free_velocity(elastic.displacement[block], elastic.velocity[block], self.h)
+                self.free[block] = free
+                rhs[found.rows] += (h_map @ free[body.boundary_dofs]).reshape(-1, 3)
+        return FlexibleProblem(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b,
+                               problem.inverse_mass, problem.inverse_inertia, problem.compliance, problem.friction,
+                               rhs, cohesion=problem.cohesion, free_velocity=problem.free_velocity,
+                               flexibility=blocks)
+
+    def contact_velocity(self, problem, gamma):
+        """(n_c, 3) the elastic part of the contacts' velocity at the end of the step: free plus W_e gamma."""
+        velocity = problem.flexible_velocity(gamma)
+        for block, free in self.free.items():
+            found, body = self.found[block], self.bodies[block]
+            velocity[found.rows] += (self.maps[block] @ free[body.boundary_dofs]).reshape(-1, 3)
+        return velocity
+
+    def finish(self, gamma, elastic):
+        """The ElasticState at the end of the step from the impulses ``gamma`` (n_c, 3): for a static solve the
+        elastic displacement under the contact forces (velocities zero), else the theta-method's update."""
+        displacement, velocity = {}, {}
+        for block, body in self.bodies.items():
+            found = self.found.get(block)
+            response = np.zeros(3 * body.n_nodes)
+            if found is not None and len(found.rows) and block in self.maps:
+                impulse = np.zeros(3 * body.n_nodes)
+                impulse[body.boundary_dofs] = self.maps[block].T @ gamma[found.rows].reshape(-1)
+                response = body.flexibility(self.h, self.static).solve(impulse[:, None])[:, 0]
+            if self.static:
+                displacement[block], velocity[block] = response, np.zeros(3 * body.n_nodes)
+                continue
+            start_v = elastic.velocity[block]
+            end_v = self.free.get(block, body.free_velocity(elastic.displacement[block], start_v, self.h)) + response
+            velocity[block] = end_v
+            displacement[block] = body.advance(elastic.displacement[block], start_v, end_v, self.h)
+        return ElasticState(displacement, velocity)
+
+
+def elastic_step(bodies, contacts, state, h, static, tolerance):
+    """The ElasticStep of ``contacts`` (deformable ``bodies``: block index -> ElasticBody) at ``state``."""
+    found = blocks_contacts(bodies, contacts, state.position, state.rotation_matrices(), tolerance)
+    return ElasticStep(bodies, found, h, static)
