@@ -151,7 +151,9 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
     history = contact_history(model.mechanics, memory, contacts, impulse_guess)
     bonds = contact_bonds(model, contacts, law, memory.bond_rows, history.source, bonding)
     joints = mortar_inputs(model, bonds, friction, compliance, history.stretch)
-    was_open = open_unbonded(history, joints) if settings.energy_impacts else None
+    # deformable blocks bounce by their elasticity: the energy impact law is for rigid ones
+    energy_impacts = settings.energy_impacts and elastic is None
+    was_open = open_unbonded(history, joints) if energy_impacts else None
     problem, frame, v_free = assemble(model, state, settings, contacts, joints, was_open)
     if elastic is not None:
         problem = elastic.problem(problem, frame, state, state.elastic)
@@ -159,7 +161,7 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
                                                  history.impulse, h, bonding)
     velocity = hold_unbuilt(state, v_free + problem.velocity(report.gamma))
     fraction = None
-    if settings.energy_impacts:
+    if energy_impacts:
         velocity, fraction = energy_impact_law(model, state, settings, contacts, joints, was_open, problem,
                                                report.gamma, velocity)
     contact_velocity = problem.contact_velocity(velocity)

@@ -60,8 +60,9 @@ from extrados.engine.state import State  # noqa: E402
 
 #: kN, the peak of both sets in seed 004 fig. 24b.
 PAPER_PEAK_KN = 260.0
-#: The paper's deformable blocks (Table 4), for the summary.
+#: The paper's deformable blocks (Table 4: E = 8.26 GPa, nu = 0.2).
 PAPER_BLOCK_MODULUS_GPA = 8.26
+PAPER_BLOCK_POISSON = 0.2
 #: Relative CCP residual and iteration cap of each step.
 SOLVER_TOLERANCE = 1e-6
 SOLVER_ITERATIONS = 20000
@@ -131,7 +132,7 @@ def centre_joint_force(cohesion, friction, transverse, net_area):
     return cohesion * net_area / (shear - friction * normal)
 
 
-def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel):
+def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel, deformable=None):
     """Drive the loading shoe of the panel with Table 4 set ``mortar_set``; the curve, the peak and its bonds.
 
     Parameters
@@ -142,6 +143,8 @@ def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel):
     max_displacement : float, m
     stop_fraction : float, the run stops once the force is below this fraction of its (first) peak
     panel : dict, further parameters of the `panel` generator
+    deformable : dict, optional
+        The blocks' ``deformable`` field (engine.deformable: E, nu, element, mesh_size); None: rigid blocks
 
     Returns
     -------
@@ -150,7 +153,11 @@ def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel):
         at the peak and at the last step, the solver's unconverged steps and largest residual, the
         largest kinetic energy over the work done, what stopped the run and its runtime in s.
     """
-    model = Model.from_dict(generate("panel", mortar=mortar_set, loading_speed=speed, **panel))
+    document = generate("panel", mortar=mortar_set, loading_speed=speed, **panel)
+    if deformable is not None:
+        for material in document["materials"].values():
+            material["deformable"] = deformable
+    model = Model.from_dict(document)
     mech = model.mechanics
     state = State.initial(mech)
     actuator = np.isin(np.array(model.block_ids), ACTUATOR_IDS)
@@ -270,8 +277,17 @@ def main():
                         help="stop once the force falls below this fraction of its peak")
     parser.add_argument("--joint-stiffness", type=float, default=1e12, help="K0 of both cohesive modes (Pa/m)")
     parser.add_argument("--shoe-length", type=float, default=0.15, help="bearing length of each shoe piece (m)")
+    parser.add_argument("--block-modulus", type=float, default=None,
+                        help="deformable blocks of this Young's modulus (Pa; the paper's 8.26e9); rigid when omitted")
+    parser.add_argument("--element", default="tet10", choices=["tet4", "tet10"], help="deformable blocks' element")
+    parser.add_argument("--mesh-size", type=float, default=None, help="deformable blocks' mesh size (m)")
     parser.add_argument("--out", default="out/diagonal_compression", help="output folder")
     args = parser.parse_args()
+    deformable = None
+    if args.block_modulus is not None:
+        deformable = {"E": args.block_modulus, "nu": PAPER_BLOCK_POISSON, "element": args.element}
+        if args.mesh_size is not None:
+            deformable["mesh_size"] = args.mesh_size
     panel = {"joint_stiffness": args.joint_stiffness, "shoe_length": args.shoe_length}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -279,7 +295,7 @@ def main():
     runs = {}
     for mortar_set in args.sets:
         runs[mortar_set] = run_set(mortar_set, args.speed, args.time_step, args.max_displacement, args.stop_fraction,
-                                   panel)
+                                   panel, deformable)
         run = runs[mortar_set]
         kind = "peak" if run["peak_passed"] else "largest force (the force never fell past a peak)"
         print(f"set {mortar_set}: {kind} {1e-3 * run['peak']['force']:.1f} kN at "
@@ -291,7 +307,7 @@ def main():
     plot_bonds(runs, generate("panel", **panel), out / "broken_contacts.png")
     geometry = panel_geometry(panel)
     document = {"paper_peak_kN": PAPER_PEAK_KN, "speed_m_per_s": args.speed, "time_step_s": args.time_step,
-                "panel": panel, "panel_geometry": geometry,
+                "panel": panel, "panel_geometry": geometry, "deformable_blocks": deformable,
                 "closed_form_peaks_kN": closed_form_peaks(TABLE_4[args.sets[0]]["mode_II"]["strength"], geometry),
                 "solver_tolerance": SOLVER_TOLERANCE, "solver_max_iterations": SOLVER_ITERATIONS,
                 "sets": {str(mortar_set): summary(mortar_set, run) for mortar_set, run in runs.items()}}

@@ -305,3 +305,39 @@ def test_joint_mortar_loads_the_face_with_the_corner_forces_resultant(element, c
     turn = np.array([[0.0, -0.3, 0.2], [0.3, 0.0, -0.1], [-0.2, 0.1, 0.0]])     # a small rotation, w x
     motion = np.array([0.1, -0.2, 0.3]) + mesh.nodes @ turn.T
     assert np.allclose(weights @ motion, np.array([0.1, -0.2, 0.3]) + points @ turn.T, atol=1e-12)
+
+
+# --- mortar joints --------------------------------------------------------------------------------------------
+def test_mortared_cantilever_of_deformable_blocks_carries_its_arm_as_the_rigid_one():
+    """Seed 004's cohesive joints on deformable blocks: the arm mortared to the side of a pier hangs from its
+    intact joint, whose resultant is the rigid model's (statically determinate: the arm's weight, 1e-3), and
+    the arm's stress averages to its contact-force tensor (seed 001 eq. 35)."""
+    from tests.test_mortar import MORTAR, cantilever
+    rigid = analyze(Model.from_dict(cantilever(MORTAR)), "static").to_dict()
+    doc = cantilever(MORTAR)
+    doc["materials"]["stone"]["deformable"] = {"E": 1e9, "nu": 0.2, "element": "tet10"}
+    elastic = analyze(Model.from_dict(doc), "static").to_dict()
+    assert rigid["stable"] and elastic["stable"]
+
+    def arm_joint(result):
+        return next(j for j in result["interfaces"] if set(j["blocks"]) == {"pier", "arm"})
+    assert arm_joint(elastic)["bond"] == "intact"
+    weight = 2000.0 * G * 0.2 * 0.2 * 0.2
+    assert np.allclose(arm_joint(elastic)["force"], arm_joint(rigid)["force"], atol=1e-3 * weight)
+    arm = next(f for f in elastic["deformable"] if f["block"] == "arm")
+    arm_stress = next(b["stress"] for b in elastic["blocks"] if b["id"] == "arm")
+    assert np.allclose(arm["mean_stress"], arm_stress, atol=1e-5 * np.abs(arm_stress).max())   # measured 1.2e-7
+
+
+@pytest.mark.parametrize("request_fields, path", [
+    ({"integrator": "hht"}, "analysis.integrator"),
+    ({"rocking_restitution": 0.8}, "analysis.rocking_restitution"),
+])
+def test_rigid_block_laws_refuse_deformable_blocks_by_name(request_fields, path):
+    doc = document([("ground", box((0, 0, -0.1), (1, 1, 0)), "stone", True),
+                    ("cube", box((0, 0, 0), (1, 1, 1)), "elastic", False)], {"E": 1e9, "nu": 0.2, "element": "tet4"})
+    for joint in doc["joints"].values():
+        joint["normal_stiffness"] = 1e9
+    with pytest.raises(ModelError) as error:
+        analyze(Model.from_dict(doc), {"type": "dynamic", "duration": 0.01, "time_step": 1e-3, **request_fields})
+    assert error.value.path == path

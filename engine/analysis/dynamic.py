@@ -40,10 +40,16 @@ def with_time_step(fields, model):
     restitution = fields.get("rocking_restitution")
     if hht:
         check_compliant_joints(model)
+        if model.elastic_bodies:
+            raise ModelError("integrator hht is for rigid blocks on Winkler interfaces; a model with deformable "
+                             "blocks runs with integrator nscd", path="analysis.integrator")
         if fields["restitution"] > 0.0:
             raise ModelError("restitution (Newton's coefficient) is an impact law of the nscd integrator; with "
                              "integrator hht the time step sets the dissipation: give rocking_restitution",
                              path="analysis.restitution")
+    if restitution is not None and model.elastic_bodies:
+        raise ModelError("rocking_restitution is the energy impact law of rigid blocks; deformable blocks bounce "
+                         "by their own elasticity (their theta, engine.deformable)", path="analysis.rocking_restitution")
     if hht and restitution is not None:
         if "time_step" in fields:
             raise ModelError("give either time_step or rocking_restitution with integrator hht: the time-step law "

@@ -67,7 +67,9 @@ class Flexibility:
     def condensed(self, contact_map):
         """H G H^T (3k, 3k) of a map H (3k, 3b) from the boundary nodes' velocities to k contacts' (eq. 11)."""
         if self.boundary is not None:
-            return contact_map @ self.boundary @ contact_map.T
+            touched = np.flatnonzero(np.any(contact_map != 0.0, axis=0))          # the faces' dofs under contacts
+            part = contact_map[:, touched]
+            return part @ self.boundary[np.ix_(touched, touched)] @ part.T
         impulse = np.zeros((self.n_dofs, contact_map.shape[0]))
         impulse[self.boundary_dofs] = contact_map.T
         block = contact_map @ self.solve(impulse)[self.boundary_dofs]

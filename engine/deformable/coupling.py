@@ -28,6 +28,8 @@ class ElasticState:
 
     displacement: dict = field(default_factory=dict)   # m
     velocity: dict = field(default_factory=dict)       # m/s
+    surface: dict = field(default_factory=dict, repr=False)     # `cached_pair_weights`' cache, kept between steps
+    condensed: dict = field(default_factory=dict, repr=False)   # `ElasticStep.condensed`'s cache, likewise
 
     @classmethod
     def at_rest(cls, bodies):
@@ -45,6 +47,14 @@ class BlockContacts:
     weights: np.ndarray   # (k, b) float64, weights of the block's boundary nodes (ElasticBody.boundary_nodes)
 
 
+#: A block's condensed flexibility is reused while its contact map H_b differs by at most this fraction of its
+#: largest entry from the one it was computed for (the frames and weights of a settling wall's contacts).
+CONDENSED_REUSE = 1e-6
+#: A pair's surface weights are reused while its contact points stay within this fraction of the block's size
+#: of where they were computed (in the block's frame): a settling wall's joints shift by microns per step.
+SURFACE_REUSE = 1e-4
+
+
 def pair_weights(body, points, normal, tolerance):
     """(m, n) weights of a pair's contact points (m, 3) on the block's surface, body frame (surface_map): a mortar
     over the joint polygon for three points or more, the surface under each point otherwise."""
@@ -53,25 +63,47 @@ def pair_weights(body, points, normal, tolerance):
     return np.array([point_weights(body.mesh, p) for p in points])
 
 
-def blocks_contacts(bodies, contacts, position, rotations, tolerance):
+def cached_pair_weights(cache, key, body, points, normal, tolerance):
+    """`pair_weights`, reused from ``cache`` (key -> (points, weights)) when the points moved less than
+    SURFACE_REUSE of the block's size since they were computed."""
+    kept = cache.get(key)
+    reach = SURFACE_REUSE * np.ptp(body.mesh.nodes, axis=0).max()
+    if kept is not None and kept[0].shape == points.shape and np.abs(kept[0] - points).max() <= reach:
+        return kept[1]
+    weights = pair_weights(body, points, normal, tolerance)[:, body.boundary_nodes]
+    cache[key] = (points, weights)
+    return weights
+
+
+def blocks_contacts(bodies, contacts, position, rotations, tolerance, cache=None):
     """BlockContacts of every deformable block (``bodies``: block index -> ElasticBody) among ``contacts``
     (engine.collision.detect.Contacts), the blocks' centres ``position`` (n_blocks, 3) and ``rotations``
-    (n_blocks, 3, 3) body to world; a block's faces within ``tolerance`` (m) of a joint plane carry it."""
+    (n_blocks, 3, 3) body to world; a block's faces within ``tolerance`` (m) of a joint plane carry it.
+    ``cache`` (a dict kept between steps, ElasticState.surface) saves recomputing the weights of pairs that
+    barely moved."""
+    cache = {} if cache is None else cache
+    used = set()
     rows = {block: [] for block in bodies}
     signs = {block: [] for block in bodies}
     weights = {block: [] for block in bodies}
     for pair in range(contacts.n_pairs):
         start, stop = contacts.pair_start[pair], contacts.pair_start[pair + 1]
-        for block, side in ((contacts.body_a[start], -1.0), (contacts.body_b[start], 1.0)):
-            body = bodies.get(int(block))
+        a, b = int(contacts.body_a[start]), int(contacts.body_b[start])
+        for block, side in ((a, -1.0), (b, 1.0)):
+            body = bodies.get(block)
             if body is None:
                 continue
             rotation = rotations[block]
             local = (contacts.point[start:stop] - position[block]) @ rotation                # body frame
-            found = pair_weights(body, local, rotation.T @ contacts.normal[start], tolerance)
-            rows[int(block)].extend(range(start, stop))
-            signs[int(block)].extend([side] * (stop - start))
-            weights[int(block)].append(found[:, body.boundary_nodes])
+            key = (block, a, b, tuple(contacts.feature_id[start:stop]))
+            found = cached_pair_weights(cache, key, body, local, rotation.T @ contacts.normal[start], tolerance)
+            rows[block].extend(range(start, stop))
+            signs[block].extend([side] * (stop - start))
+            weights[block].append(found)
+            used.add(key)
+    if len(cache) > 2 * len(used):                    # pairs that have gone: keep the cache to the live ones
+        for key in set(cache) - used:
+            del cache[key]
     return {block: BlockContacts(np.array(rows[block], np.int64), np.array(signs[block]),
                                  np.vstack(weights[block]) if weights[block]
                                  else np.zeros((0, len(body.boundary_nodes))))
@@ -121,8 +153,7 @@ class ElasticStep:
                 continue
             h_map = contact_map(frame[found.rows], rotations[block], found)
             self.maps[block] = h_map
-            flexibility = body.flexibility(self.h, self.static)
-            blocks.append((found.rows, flexibility.condensed(h_map)))
+            blocks.append((found.rows, self.condensed(block, h_map, elastic.condensed)))
             if not self.static:
                 free = body.free_velocity(elastic.displacement[block], elastic.velocity[block], self.h)
                 self.free[block] = free
@@ -131,6 +162,18 @@ class ElasticStep:
                                problem.inverse_mass, problem.inverse_inertia, problem.compliance, problem.friction,
                                rhs, cohesion=problem.cohesion, free_velocity=problem.free_velocity,
                                flexibility=blocks)
+
+    def condensed(self, block, h_map, cache):
+        """W_b = H_b G_b H_b^T of ``block`` (3k, 3k), reused from ``cache`` (ElasticState.surface) while H_b stays
+        within CONDENSED_REUSE of the map it was computed for: a settling wall's contacts barely change."""
+        key = (block, self.h, self.static)
+        kept = cache.get(key)
+        if kept is not None and kept[0].shape == h_map.shape and \
+                np.abs(kept[0] - h_map).max() <= CONDENSED_REUSE * np.abs(h_map).max():
+            return kept[1]
+        condensed = self.bodies[block].flexibility(self.h, self.static).condensed(h_map)
+        cache[key] = (h_map, condensed)
+        return condensed
 
     def contact_velocity(self, problem, gamma):
         """(n_c, 3) the elastic part of the contacts' velocity at the end of the step: free plus W_e gamma."""
@@ -155,13 +198,17 @@ class ElasticStep:
                 displacement[block], velocity[block] = response, np.zeros(3 * body.n_nodes)
                 continue
             start_v = elastic.velocity[block]
-            end_v = self.free.get(block, body.free_velocity(elastic.displacement[block], start_v, self.h)) + response
+            free = self.free.get(block)
+            if free is None:                  # a block without contacts moves freely
+                free = body.free_velocity(elastic.displacement[block], start_v, self.h)
+            end_v = free + response
             velocity[block] = end_v
             displacement[block] = body.advance(elastic.displacement[block], start_v, end_v, self.h)
-        return ElasticState(displacement, velocity)
+        return ElasticState(displacement, velocity, elastic.surface, elastic.condensed)
 
 
 def elastic_step(bodies, contacts, state, h, static, tolerance):
     """The ElasticStep of ``contacts`` (deformable ``bodies``: block index -> ElasticBody) at ``state``."""
-    found = blocks_contacts(bodies, contacts, state.position, state.rotation_matrices(), tolerance)
+    found = blocks_contacts(bodies, contacts, state.position, state.rotation_matrices(), tolerance,
+                            state.elastic.surface)
     return ElasticStep(bodies, found, h, static)

@@ -15,6 +15,7 @@ PGS and Newton read the rigid arrays only.
 from functools import cached_property
 
 import numpy as np
+from numba import njit
 
 from extrados.engine.solvers.delassus import diagonal_blocks_kernel, diagonal_scale_kernel, row_sum_bound_kernel
 from extrados.engine.solvers.problem import Problem
@@ -38,12 +39,17 @@ class FlexibleProblem(Problem):
                 raise ValueError(f"flexibility[{index}]: contact index out of range")
             blocks.append((rows, matrix))
         self.flexibility = tuple(blocks)
+        sizes = [len(rows) for rows, _ in blocks]
+        self._row_start = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self._rows = np.concatenate([rows for rows, _ in blocks] + [np.zeros(0, np.int64)])
+        self._matrix_start = np.concatenate([[0], np.cumsum([9 * k * k for k in sizes])]).astype(np.int64)
+        self._matrices = np.concatenate([matrix.ravel() for _, matrix in blocks] + [np.zeros(0)])
 
     def flexible_velocity(self, gamma):
         """(n_c, 3) W_e gamma, the contact velocity the deformable blocks' elasticity adds (m/s)."""
         out = np.zeros((self.n_contacts, 3))
-        for rows, matrix in self.flexibility:
-            out[rows] += (matrix @ gamma[rows].reshape(-1)).reshape(-1, 3)
+        add_blocks_product(self._row_start, self._rows, self._matrix_start, self._matrices,
+                           np.ascontiguousarray(gamma, dtype=np.float64), out)
         return out
 
     def apply(self, gamma):
@@ -76,6 +82,25 @@ class FlexibleProblem(Problem):
             np.add.at(bound, rows, np.abs(matrix).sum(axis=1).reshape(-1, 3))
         bound.flags.writeable = False
         return bound
+
+
+@njit(cache=True)
+def add_blocks_product(row_start, rows, matrix_start, matrices, gamma, out):
+    """out[rows_b] += W_b gamma[rows_b] for every block b: rows_b = rows[row_start[b]:row_start[b + 1]], W_b the
+    (3k, 3k) matrix stored row by row from matrices[matrix_start[b]]."""
+    for block in range(row_start.shape[0] - 1):
+        first, k = row_start[block], row_start[block + 1] - row_start[block]
+        size = 3 * k
+        local = np.empty(size)
+        for r in range(k):
+            for j in range(3):
+                local[3 * r + j] = gamma[rows[first + r], j]
+        offset = matrix_start[block]
+        for i in range(size):
+            total = 0.0
+            for j in range(size):
+                total += matrices[offset + i * size + j] * local[j]
+            out[rows[first + i // 3], i % 3] += total
 
 
 def solve_flexible(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False, **_):
