@@ -73,7 +73,7 @@ def json_documents(text):
 
 
 def test_readme_has_the_blocks_this_test_runs():
-    assert len(blocks("bash")) == 3 and len(blocks("python")) == 3
+    assert len(blocks("bash")) == 3 and len(blocks("python")) == 4
     assert {tag for tag, _ in fenced_blocks()} == {"bash", "python", ""}
     commands = [line.split("#")[0].strip() for block in blocks("") for line in block.splitlines()]
     assert commands == ["make run", "make test"]
@@ -113,10 +113,20 @@ def test_points_and_entity_block(tmp_path):
     assert entities.startswith("[None, {'wall': 'west'") and "'mason_mark': 'cross', 'phase': 2" in entities
 
 
+def test_deformable_block(tmp_path):
+    """A wall of deformable blocks: the first block's id, its tetrahedra (about 50, 10-node) and a compressive
+    sigma_zz somewhere in it (its own weight and the course above)."""
+    done = subprocess.run([sys.executable, "-c", blocks("python")[2]], cwd=readme_folder(tmp_path),
+                          capture_output=True, text=True, timeout=BLOCK_TIME_LIMIT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    block, tetrahedra, sigma_zz = done.stdout.split()
+    assert block == "c0b0" and 30 <= int(tetrahedra) <= 100 and float(sigma_zz) < 0.0
+
+
 def test_compas_dem_block(tmp_path):
     """compas_dem's dome as shipped: refused as drawn, it stands once its overlaps are shrunk (35.5 mm the
     deepest, tests/test_compas_dem.py), and it has a horizontal load factor with its hinges."""
-    done = subprocess.run([sys.executable, "-c", blocks("python")[2]], cwd=readme_folder(tmp_path),
+    done = subprocess.run([sys.executable, "-c", blocks("python")[3]], cwd=readme_folder(tmp_path),
                           capture_output=True, text=True, timeout=BLOCK_TIME_LIMIT)
     assert done.returncode == 0, done.stderr[-3000:]
     stands, collapse = done.stdout.splitlines()

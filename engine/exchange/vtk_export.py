@@ -1,4 +1,4 @@
-"""A result as VTK files for ParaView: the posed blocks and the contact forces per frame, and their time series.
+"""A result as VTK files for ParaView: posed blocks, contact forces and deformed blocks per frame, as a time series.
 
 A folder receives, per output frame k of a dynamic result (a static, load factor or construction result is
 one frame, at t = 0):
@@ -13,15 +13,22 @@ one frame, at t = 0):
   for the frames whose contact forces the result holds: a static result's, and a dynamic result's last
   (the forces of its last step, engine.result). Earlier frames have none to write, and meshio cannot read
   an empty .vtu back, so those frames have no contacts file.
+- ``deformable_kkkk.vtu``, when the model has deformable blocks (issue 23): their tetrahedra as one unstructured
+  grid (`deformable_data`), at the frame whose fields the result holds, as for the contacts: meshio's ``tetra``
+  (VTK_TETRA) or ``tetra10`` (VTK_QUADRATIC_TETRA), whose node order, VTK's (corners, then the mid-edge nodes of
+  the edges 01, 12, 20, 03, 13, 23), is the engine's (engine.deformable.quadratic.EDGES), so the connectivity is
+  written as the result has it.
 - ``entities.json``, when blocks have entities (seed 002 sec. 2.1): {"no_entity": NO_ENTITY, "levels":
   {level: [names]}}, the names that the cell data ``entity_<level>`` codes (engine.post.entities), so that
   ParaView colours by wall, course or type and the legend can be read by name.
-- ``result.pvd``: the VTK collection of every file with its frame's time, part 0 the blocks and part 1 the
-  contacts at the time they have (ParaView: File > Open, the time series plays with the Time controls).
+- ``result.pvd``: the VTK collection of every file with its frame's time, part 0 the blocks, part 1 the
+  contacts and part 2 the deformable blocks at the time they have (ParaView: File > Open, the time series plays
+  with the Time controls).
 
 A dynamic result's stresses are those of its last step (engine.post.stress, seed 001 eq. 55): earlier frames
 carry the stress fields as nan, so that every frame has the same fields. Units SI (m, m/s, rad, rad/s, N, Pa).
 """
+import itertools
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -34,10 +41,13 @@ from extrados.engine.post.poses import check_same_blocks, frame_pose, posed_vert
 
 BLOCK_FILE = "blocks_{:04d}.vtu"
 CONTACT_FILE = "contacts_{:04d}.vtu"
+DEFORMABLE_FILE = "deformable_{:04d}.vtu"
 COLLECTION_FILE = "result.pvd"
 ENTITY_FILE = "entities.json"
 #: The pvd's part of each dataset.
-BLOCK_PART, CONTACT_PART = 0, 1
+BLOCK_PART, CONTACT_PART, DEFORMABLE_PART = 0, 1, 2
+#: meshio's cell type of each element of a deformable block (module docstring: the node orders agree).
+TETRAHEDRON_CELLS = {"tet4": "tetra", "tet10": "tetra10"}
 #: The cell data holding each block's stress; nan on the frames of a dynamic run before its last.
 STRESS_FIELDS = ("stress", "principal_stress", "principal_direction_1", "principal_direction_2",
                  "principal_direction_3", "p", "q")
@@ -119,6 +129,73 @@ def contact_point_data(contacts):
             "block_a": contacts.body_a, "block_b": contacts.body_b, "gap": contacts.gap}
 
 
+def von_mises(voigt):
+    """The von Mises stress (Pa) of stresses ``voigt`` (t, 6) Pa in Voigt order xx, yy, zz, yz, xz, xy.
+
+    sigma_v = sqrt(((s_xx - s_yy)^2 + (s_yy - s_zz)^2 + (s_zz - s_xx)^2) / 2 + 3 (s_yz^2 + s_xz^2 + s_xy^2)).
+    """
+    xx, yy, zz, yz, xz, xy = np.asarray(voigt, float).T
+    return np.sqrt(0.5 * ((xx - yy) ** 2 + (yy - zz) ** 2 + (zz - xx) ** 2) + 3.0 * (yz ** 2 + xz ** 2 + xy ** 2))
+
+
+def voigt_tensors(voigt):
+    """(t, 3, 3) symmetric tensors of ``voigt`` (t, 6) in Voigt order xx, yy, zz, yz, xz, xy."""
+    xx, yy, zz, yz, xz, xy = np.asarray(voigt, float).T
+    return np.stack([xx, xy, xz, xy, yy, yz, xz, yz, zz], axis=1).reshape(-1, 3, 3)
+
+
+def deformable_data(fields, block_ids):
+    """meshio points, cells and data of the deformable blocks' tetrahedra, one grid for all of them.
+
+    Parameters
+    ----------
+    fields : list of dict
+        The result's "deformable" entries (engine.post.deformable_fields): nodes (n, 3) m world, tetrahedra
+        (t, 4 or 10), displacement (n, 3) m, stress (t, 6) Pa Voigt, principal_stress (t, 3) Pa ascending.
+    block_ids : list of str
+        The model's block ids in model order (``block_index``).
+
+    Returns
+    -------
+    points : (sum n, 3) float64, m
+        Every block's nodes where they are, the blocks in the order of ``fields``.
+    cells : list of (str, (t, 4 or 10) int64)
+        One ("tetra" or "tetra10", point indices) per run of consecutive blocks of one element.
+    point_data : dict
+        ``displacement`` (sum n, 3) m, world.
+    cell_data : dict of list
+        Per cell block: ``stress`` (t, 9) Pa, row-major, tension positive (a 2-D array is what meshio writes with
+        its NumberOfComponents, which ParaView reads as a tensor; meshio writes a (t, 3, 3) one as a single
+        component), ``von_mises`` (t,) Pa, ``min_principal`` and ``max_principal`` (t,) Pa, ``block_index`` (t,)
+        int64, model order.
+    """
+    index = {block_id: i for i, block_id in enumerate(block_ids)}
+    starts = np.concatenate([[0], np.cumsum([len(entry["nodes"]) for entry in fields])])
+    blocks = []     # (cell type, tetrahedra as point indices, cell data) of each block
+    for start, entry in zip(starts, fields):
+        principal = np.asarray(entry["principal_stress"], float)
+        blocks.append((TETRAHEDRON_CELLS[entry["element"]], start + np.asarray(entry["tetrahedra"], np.int64),
+                       {"stress": voigt_tensors(entry["stress"]).reshape(-1, 9),
+                        "von_mises": von_mises(entry["stress"]),
+                        "min_principal": principal[:, 0], "max_principal": principal[:, -1],
+                        "block_index": np.full(len(principal), index[entry["block"]], np.int64)}))
+    cells, cell_data = [], {name: [] for name in blocks[0][2]}
+    for kind, run in itertools.groupby(blocks, key=lambda block: block[0]):
+        run = list(run)
+        cells.append((kind, np.vstack([tetrahedra for _, tetrahedra, _ in run])))
+        for name, values in cell_data.items():
+            values.append(np.concatenate([data[name] for _, _, data in run]))
+    points = np.concatenate([np.asarray(entry["nodes"], float) for entry in fields])
+    displacement = np.concatenate([np.asarray(entry["displacement"], float) for entry in fields])
+    return points, cells, {"displacement": displacement}, cell_data
+
+
+def write_deformable(path, fields, block_ids):
+    """Write the .vtu of the deformable blocks' tetrahedra (`deformable_data`)."""
+    points, cells, point_data, cell_data = deformable_data(fields, block_ids)
+    meshio.Mesh(points, cells, point_data=point_data, cell_data=cell_data).write(path, file_format="vtu")
+
+
 def write_blocks(path, model, result, k):
     """Write the .vtu of the blocks at frame ``k`` (None: a result without frames)."""
     points, cells = polyhedron_cells(model, posed_vertices(model, *frame_pose(result, k)))
@@ -181,6 +258,9 @@ def write_vtk(model, result, folder):
         if n == len(frames) - 1 and len(result.contacts.point):
             write_contacts(folder / CONTACT_FILE.format(n), result.contacts)
             datasets.append((time, CONTACT_PART, CONTACT_FILE.format(n)))
+        if n == len(frames) - 1 and result.extra.get("deformable"):
+            write_deformable(folder / DEFORMABLE_FILE.format(n), result.extra["deformable"], result.blocks.ids)
+            datasets.append((time, DEFORMABLE_PART, DEFORMABLE_FILE.format(n)))
     write_entity_names(folder / ENTITY_FILE, result.blocks.entity)
     write_collection(folder / COLLECTION_FILE, datasets)
     return folder / COLLECTION_FILE

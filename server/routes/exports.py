@@ -3,7 +3,7 @@
 The body is ``{"model": …, "result": …}``, the documents the viewer holds after a run (a result whose frames went
 to an npz sidecar cannot be exported here: `extrados export` reads the sidecar beside the file). The files are
 those of `extrados export --format vtk` (engine.exchange.vtk_export): a .pvd collection of one .vtu per frame,
-the contacts of the last frame and the entity names.
+the contacts and the deformable blocks' tetrahedra of the last frame, and the entity names.
 """
 import io
 import tempfile

@@ -1,8 +1,10 @@
 // Picking in the viewer: a click on a block reads its numbers, a click on a joint (near the plane of one of the
 // clicked block's joints) reads the joint's. What is read comes from the result document as the engine wrote it:
 // a joint's resultant (normal and shear force, eccentricity, kernel, shear utilisation, bond) and a block's
-// average stress (p, q, principal stresses, seed 001 eq. 35) and displacement.
+// average stress (p, q, principal stresses, seed 001 eq. 35) and displacement; on a deformable block's surface
+// also the stress of the tetrahedron clicked (the one whose face is under the pointer, deformable.js).
 import * as THREE from 'three';
+import {elementEdges, elementStress} from '/static/deformable.js';
 
 // A click lands on a joint when it is within this fraction of the model's size of the joint's plane.
 const JOINT_PICK_FRACTION = 0.03;
@@ -14,21 +16,28 @@ const CHAIN_COLOUR = 0xd62828;
 const vector3 = (array) => new THREE.Vector3(...array);
 
 /**
- * What lies under a point of the canvas: null, {kind: 'block', id, point}, or {kind: 'joint', joint, id, point}
- * (joint: the result's interface; id: the block clicked). Blocks hidden by the entity filter are not picked.
+ * What lies under a point of the canvas: null, {kind: 'block', id, point, element}, or {kind: 'joint', joint, id,
+ * point} (joint: the result's interface; id: the block clicked; element: on a deformable block's surface, its
+ * entry and the index of the tetrahedron clicked, else null). Blocks hidden by the entity filter are not picked,
+ * nor the polyhedra of deformable blocks drawn by their surface (`surfaces`: the deformable meshes drawn,
+ * deformable.js).
  */
-export function pickAt(view, blocks, result, clientX, clientY) {
+export function pickAt(view, blocks, result, clientX, clientY, surfaces = []) {
   const rect = view.renderer.domElement.getBoundingClientRect();
   const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1,
                                 -((clientY - rect.top) / rect.height) * 2 + 1);
   const raycaster = new THREE.Raycaster();
   raycaster.setFromCamera(ndc, view.camera);
-  const meshes = [...blocks.values()].filter((group) => group.visible).map((group) => group.userData.mesh);
-  const [hit] = raycaster.intersectObjects(meshes, false);
+  const meshes = [...blocks.values()].filter((group) => group.visible && group.userData.mesh.visible)
+    .map((group) => group.userData.mesh);
+  const [hit] = raycaster.intersectObjects([...meshes, ...surfaces.filter((mesh) => mesh.parent.visible)], false);
   if (!hit) return null;
-  const id = hit.object.parent.userData.id;
+  const surface = hit.object.userData.entry ? hit.object.userData : null;
+  const id = surface ? surface.id : hit.object.parent.userData.id;
   const joint = result ? nearestJoint(result, id, hit.point, JOINT_PICK_FRACTION * view.size) : null;
-  return joint ? {kind: 'joint', joint, id, point: hit.point} : {kind: 'block', id, point: hit.point};
+  if (joint) return {kind: 'joint', joint, id, point: hit.point};
+  const element = surface ? {entry: surface.entry, index: surface.elements[hit.faceIndex]} : null;
+  return {kind: 'block', id, point: hit.point, element};
 }
 
 /**
@@ -55,8 +64,11 @@ export function chainHighlight(chain, blocks) {
   return (chain || []).flatMap((id) => pickHighlight({kind: 'block', id}, blocks, CHAIN_COLOUR));
 }
 
-/** The highlight of a pick: the joint's polygon outlined, or the block's edges; THREE objects for a layer. */
-export function pickHighlight(pick, blocks, colour = PICK_COLOUR) {
+/**
+ * The highlight of a pick: the joint's polygon outlined, or the block's edges, and the edges of a deformable
+ * block's tetrahedron clicked as drawn at `magnification`; THREE objects for a layer.
+ */
+export function pickHighlight(pick, blocks, colour = PICK_COLOUR, magnification = 1) {
   if (!pick) return [];
   const material = new THREE.LineBasicMaterial({color: colour, depthTest: false});
   if (pick.kind === 'joint' && pick.joint.polygon?.length >= 3) {
@@ -71,13 +83,27 @@ export function pickHighlight(pick, blocks, colour = PICK_COLOUR) {
   edges.position.copy(group.position);
   edges.quaternion.copy(group.quaternion);
   edges.renderOrder = 20;
-  return [edges];
+  if (!pick.element) return [edges];
+  const element = new THREE.LineSegments(elementEdges(pick.element.entry, pick.element.index, magnification),
+                                         material.clone());
+  element.renderOrder = 20;
+  return [edges, element];
 }
 
 /** The rows ([label, text, data key, raw value]) the panel shows for a pick. */
 export function pickRows(pick, result, model, format) {
   if (pick.kind === 'joint') return jointRows(pick.joint, format);
-  return blockRows(pick.id, result, model, format);
+  const rows = blockRows(pick.id, result, model, format);
+  return pick.element ? [...rows, ...elementRows(elementStress(pick.element.entry, pick.element.index), format)]
+    : rows;
+}
+
+/** The stress of a deformable block's tetrahedron: its von Mises stress and principal stresses (ascending). */
+function elementRows({index, count, element, vonMises, principal}, format) {
+  return [['element', `${index + 1} of ${count} (${element})`, 'element', index],
+          ['von Mises σv', format.stress(vonMises), 'von-mises', vonMises],
+          ['principal σ1, σ2, σ3', principal.map(format.stress).join(', '), 'element-principal',
+           principal.join(',')]];
 }
 
 function jointRows(joint, format) {

@@ -89,7 +89,8 @@ export class View {
     this.triadCamera = new THREE.OrthographicCamera(-1.6, 1.6, 1.6, -1.6, 0.1, 10);
 
     this.layers = {};
-    for (const name of ['blocks', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions', 'bonds', 'mechanism', 'pick']) {
+    for (const name of ['blocks', 'deformable', 'loads', 'contacts', 'resultants', 'thrustLines', 'reactions', 'bonds',
+                        'mechanism', 'pick']) {
       this.layers[name] = new THREE.Group();
       this.scene.add(this.layers[name]);
     }

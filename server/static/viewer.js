@@ -1,6 +1,6 @@
 // The Extrados viewer page: pick an example (or load a model file), run an analysis through the
 // HTTP API, and draw the result — blocks, contact forces, joint resultants, thrust lines, support
-// reactions — with a timeline over the frames of a dynamic run.
+// reactions, deformable blocks coloured by stress — with a timeline over the frames of a dynamic run.
 //
 // For tests and scripts the page exposes window.extrados (see `extrados` below) and mirrors its
 // state in document.body.dataset.state: idle | running | done | error.
@@ -11,6 +11,7 @@ import {
   interfaceLayers, loadLayer, mechanismLayer, quaternion, thrustLayer,
 } from '/static/scene.js';
 import {CLICK_SLOP_PIXELS, chainHighlight, pickAt, pickHighlight, pickRows} from '/static/pick.js';
+import {STRESS_MEASURES, deformableObjects, measureRange, rampEnds} from '/static/deformable.js';
 import {GroundMotionError, parseRecord, supportMotion} from '/static/ground_motion.js';
 import {
   colouringLevel, filteredBlocks, levelColours, levelLegend, showEntityLevels, showFilterValues,
@@ -50,6 +51,9 @@ const app = {
   recordText: null,    // the text of the accelerogram file chosen, or null
   chain: [],           // block ids of the thrust-line chain clicked, in order (analysis.thrust_line.chain)
   pickingChain: false, // clicks add blocks to the chain instead of reading numbers
+  // the deformable blocks drawn (deformable.js): their ids, surface meshes, the stress measure they are coloured
+  // by and its range over all elements (Pa; null without deformable blocks), the displacement magnification
+  deformable: {ids: new Set(), surfaces: [], measure: 'von_mises', range: null, magnification: 1},
 };
 
 /** The test and scripting handle. */
@@ -59,7 +63,7 @@ const extrados = {
   lastError: null,
   progress: [],        // progress fractions (0-1) shown for the last job
   drawn: {blocks: 0, loads: 0, contacts: 0, resultants: 0, thrustLines: 0, reactions: 0, bonds: 0, hinges: 0,
-          mechanismArrows: 0},
+          mechanismArrows: 0, deformable: 0},
   runExample,
   runModel,
   setFrame,
@@ -93,6 +97,26 @@ const extrados = {
       poses[id] = {position: group.position.toArray(), quaternion: [q.w, q.x, q.y, q.z]};
     }
     return poses;
+  },
+  /**
+   * The deformable blocks as drawn now: {shown, measure, magnification, range: {low, high} Pa or null, blocks:
+   * {id: {visible, triangles, corners}}, hiddenPolyhedra: ids of blocks whose polyhedron is drawn as edges only},
+   * corners the world points [x, y, z] of the surface's triangles, three each in the order of the entry's
+   * "boundary".
+   */
+  deformableDrawn() {
+    const blocks = {};
+    for (const group of app.view.layers.deformable.children) {
+      const position = group.userData.mesh.geometry.getAttribute('position');
+      const corners = [];
+      for (let i = 0; i < position.count; i++) {
+        corners.push(new THREE.Vector3().fromBufferAttribute(position, i).add(group.position).toArray());
+      }
+      blocks[group.userData.id] = {visible: group.visible, triangles: position.count / 3, corners};
+    }
+    const {measure, magnification, range} = app.deformable;
+    const hiddenPolyhedra = [...app.blocks].filter(([, group]) => !group.userData.mesh.visible).map(([id]) => id);
+    return {shown: deformableShown(), measure, magnification, range, blocks, hiddenPolyhedra};
   },
   /** {id: {colour: '#rrggbb', visible}} of the blocks as drawn now. */
   blockLooks() {
@@ -492,6 +516,10 @@ function showSummary(result) {
     }
     if (result.solver) rows.push(['solver', `${result.solver.name}, ${result.solver.iterations} it., ${result.solver.seconds.toFixed(2)} s`]);
     if (result.frames.length) rows.push(['frames', String(result.frames.length)]);
+    if (result.deformable?.length) {
+      const elements = result.deformable.reduce((sum, entry) => sum + entry.tetrahedra.length, 0);
+      rows.push(['deformable blocks', `${result.deformable.length} (${elements} tetrahedra)`]);
+    }
     for (const [key, label] of [['first_sliding', 'first sliding'], ['first_uplift', 'first uplift'], ['collapse', 'collapse']]) {
       const time = result.events?.[key];
       if (time !== null && time !== undefined) rows.push([label, `t = ${time.toFixed(3)} s`]);
@@ -545,6 +573,7 @@ function showModel(model, result) {
   }
   app.blocks = blocks;
   app.view.setLayer('blocks', [...blocks.values()]);
+  drawDeformable();
   const bounds = modelBounds(blocks);
   app.view.size = Math.max(bounds.getBoundingSphere(new THREE.Sphere()).radius, 1e-3);
   drawLoads(model);
@@ -563,7 +592,52 @@ function showModel(model, result) {
 function filterBlocks() {
   const kept = filteredBlocks(app.model);
   for (const [id, group] of app.blocks) group.visible = kept.has(id);
+  for (const group of app.view.layers.deformable.children) group.visible = kept.has(group.userData.id);
   drawResultLayers(app.result && resultOnBlocks(app.result, kept));
+}
+
+// --- deformable blocks ------------------------------------------------------------------
+
+/** The displacement magnification of the form; the last one drawn while the field is not a number >= 0. */
+function magnificationOfForm() {
+  const text = $('magnification').value;
+  const value = Number(text);
+  return text !== '' && Number.isFinite(value) && value >= 0 ? value : app.deformable.magnification;
+}
+
+/**
+ * Draw the result's deformable blocks (its "deformable" fields, deformable.js) by their deformed surface, coloured
+ * by the stress measure of the form over its range in all elements, the displacement magnified as the form says.
+ */
+function drawDeformable() {
+  const entries = app.result?.deformable || [];
+  const measure = $('stress-measure').value;
+  const magnification = magnificationOfForm();
+  const range = measureRange(entries, measure);
+  const groups = range ? deformableObjects(entries, {measure, magnification, range}) : [];
+  app.view.setLayer('deformable', groups);
+  const kept = filteredBlocks(app.model);
+  for (const group of groups) group.visible = kept.has(group.userData.id);
+  app.deformable = {ids: new Set(entries.map((entry) => entry.block)), measure, range, magnification,
+                    surfaces: groups.map((group) => group.userData.mesh)};
+  $('deformable-options').hidden = groups.length === 0;
+  extrados.drawn.deformable = groups.length;
+}
+
+/** Whether the deformable blocks are drawn by their surface now: blocks on, at the frame their fields are of (the
+ *  last: a static result's only one, a dynamic run's end). Their polyhedra are then drawn as edges only. */
+function deformableShown() {
+  const frames = app.result?.frames || [];
+  return app.deformable.surfaces.length > 0 && document.querySelector('input[data-layer="blocks"]').checked
+    && (!frames.length || app.frame === frames.length - 1);
+}
+
+/** Redraw the deformable blocks after the measure or the magnification changed; a pick on one follows. */
+function redrawDeformable() {
+  drawDeformable();
+  applyLayerToggles();
+  showLegend();
+  if (app.pick?.element) showPick(app.pick);
 }
 
 /** Bounds of the movable blocks (all blocks when every one is a support). */
@@ -771,6 +845,17 @@ function rampLegend(mode) {
   return items;
 }
 
+/** The legend of the deformable blocks: the ramp with the measure's range in MPa (its pale end first), and the
+ *  magnification. */
+function deformableLegend() {
+  const {measure, range, magnification} = app.deformable;
+  const [pale, dark] = rampEnds(range, measure).map((pascals) => (pascals / 1e6).toPrecision(3));
+  const ramp = `linear-gradient(to right, ${DISPLACEMENT_RAMP_CSS.join(', ')})`;
+  const item = legendItem('ramp', ramp, `${STRESS_MEASURES[measure].label} ${pale} – ${dark} MPa`);
+  item.id = 'deformable-legend';
+  return [item, legendNote(`deformable blocks, displacement ×${magnification}`)];
+}
+
 function showLegend() {
   const items = [];
   const layerOn = (name) => document.querySelector(`input[data-layer="${name}"]`).checked;
@@ -791,6 +876,7 @@ function showLegend() {
       if (app.result?.contacts.some((contact) => contact.state === 'slip')) items.push(legendItem('swatch', COLOURS.sliding, 'block sliding'));
     }
     if (!colouringLevel()) items.push(legendItem('swatch', COLOURS.support, 'support'));
+    if (deformableShown()) items.push(...deformableLegend());
   }
   if (layerOn('loads') && extrados.drawn.loads) {
     const factor = app.result?.load_factor;
@@ -823,7 +909,8 @@ function showLegend() {
       }
     }
     if (app.result.frames.length && app.frame !== app.result.frames.length - 1) {
-      items.push(legendNote('forces are drawn at the last frame'));
+      items.push(legendNote(app.deformable.surfaces.length ? 'forces and deformed blocks are drawn at the last frame'
+        : 'forces are drawn at the last frame'));
     }
   }
   $('legend').replaceChildren(...items);
@@ -838,6 +925,12 @@ function applyLayerToggles() {
   for (const input of document.querySelectorAll('input[data-layer]')) {
     const name = input.dataset.layer;
     app.view.layers[name].visible = input.checked && (name === 'blocks' || name === 'loads' || atForces);
+  }
+  const deformed = deformableShown();
+  app.view.layers.deformable.visible = deformed;
+  for (const id of app.deformable.ids) {
+    const group = app.blocks.get(id);
+    if (group) group.userData.mesh.visible = !deformed;
   }
   app.view.render();
 }
@@ -944,8 +1037,9 @@ function showView(name) {
 function showPick(pick) {
   app.pick = pick;
   extrados.picked = pick && (pick.kind === 'joint' ? {kind: 'joint', blocks: pick.joint.blocks}
-    : {kind: 'block', id: pick.id});
-  app.view.setLayer('pick', app.pickingChain ? chainHighlight(app.chain, app.blocks) : pickHighlight(pick, app.blocks));
+    : {kind: 'block', id: pick.id, ...(pick.element ? {element: pick.element.index} : {})});
+  app.view.setLayer('pick', app.pickingChain ? chainHighlight(app.chain, app.blocks)
+    : pickHighlight(pick, app.blocks, undefined, app.deformable.magnification));
   $('pick-panel').hidden = !pick;
   const rows = pick ? pickRows(pick, app.result, app.model, FORMAT) : [];
   $('pick').replaceChildren(...rows.flatMap(([label, text, key, value]) => {
@@ -970,7 +1064,8 @@ function wirePicking() {
     const moved = Math.hypot(event.clientX - pressed[0], event.clientY - pressed[1]);
     pressed = null;
     if (moved > CLICK_SLOP_PIXELS) return;
-    const pick = pickAt(app.view, app.blocks, app.result, event.clientX, event.clientY);
+    const pick = pickAt(app.view, app.blocks, app.result, event.clientX, event.clientY,
+                        deformableShown() ? app.deformable.surfaces : []);
     if (app.pickingChain) addToChain(pick);
     else showPick(pick);
   });
@@ -987,7 +1082,8 @@ function addToChain(pick) {
 /** The chain's blocks outlined and listed; Run then asks for its thrust line (analysis.thrust_line). */
 function showChain() {
   extrados.chain = [...app.chain];
-  app.view.setLayer('pick', app.pickingChain ? chainHighlight(app.chain, app.blocks) : pickHighlight(app.pick, app.blocks));
+  app.view.setLayer('pick', app.pickingChain ? chainHighlight(app.chain, app.blocks)
+    : pickHighlight(app.pick, app.blocks, undefined, app.deformable.magnification));
   $('chain-pick').setAttribute('aria-pressed', String(app.pickingChain));
   $('chain-pick').textContent = app.pickingChain ? 'Done picking' : 'Pick a thrust-line chain';
   $('chain-clear').hidden = app.chain.length === 0;
@@ -1049,6 +1145,8 @@ function wireControls() {
     input.addEventListener('change', () => { applyLayerToggles(); showLegend(); });
   }
   $('block-colouring').addEventListener('change', () => { colourBlocks(); showLegend(); app.view.render(); });
+  $('stress-measure').addEventListener('change', redrawDeformable);
+  $('magnification').addEventListener('input', redrawDeformable);
   $('filter-level').addEventListener('change', () => { showFilterValues(app.model); showFiltered(); });
   $('filter-values').addEventListener('change', showFiltered);
   $('frame').addEventListener('input', () => { stopPlaying(); setFrame(Number($('frame').value)); });
