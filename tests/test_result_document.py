@@ -63,6 +63,8 @@ CASES = {
                                                          "max_stage_duration": 0.05}),
     "static, deformable blocks": (deformable_wall(), {"type": "static"}),
     "dynamic, deformable blocks": (deformable_wall(), {"type": "dynamic", "duration": 0.01, "time_step": 1e-3}),
+    "construction, deformable blocks": (deformable_wall(), {"type": "construction", "stages": "courses",
+                                                            "max_stage_duration": 0.02}),
 }
 
 

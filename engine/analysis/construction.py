@@ -40,6 +40,7 @@ from extrados.engine.analysis.static import STATIC_STEP, StaticSolution, check_n
 from extrados.engine.dynamics.support_motion import support_motion_from_document
 from extrados.engine.errors import ModelError
 from extrados.engine.pipeline import SolverSettings, StepSettings, step
+from extrados.engine.post.deformable_fields import deformable_fields
 from extrados.engine.post.results import static_result
 from extrados.engine.post.stress import block_stress, course_layers, point_loads
 from extrados.engine.state import State
@@ -306,4 +307,7 @@ def construction_result(model, run, request):
     result = static_result(model, solution, STATIC_STEP, analysis="construction", extra={"construction": document})
     stress = block_stress(mech, state.position, outcome.contacts, force, point_loads(model))
     result.blocks = replace(result.blocks, position=state.position, orientation=state.orientation, stress=stress)
+    fields = deformable_fields(model, state.elastic, state.position, state.orientation)
+    if fields is not None:                    # the deformable blocks where the run left them
+        result.extra["deformable"] = fields
     return result

@@ -131,7 +131,8 @@ def polygon_weights(mesh, corners, normal, tolerance):
         vertices = mesh.nodes[triangles[:, :3]]                                # (t, 3, 3)
         area = 0.5 * np.linalg.norm(np.cross(vertices[:, 1] - vertices[:, 0], vertices[:, 2] - vertices[:, 0]), axis=1)
         points = np.einsum("qk,tkj->tqj", RULE_POINTS, vertices)               # (t, q, 3)
-        inside = inside_polygon(polygon, (points @ axes.T).reshape(-1, 2), 1e-12).reshape(points.shape[:2])
+        reach = 1e-12 * np.ptp(polygon, axis=0).max()                          # points on an edge are in
+        inside = inside_polygon(polygon, (points @ axes.T).reshape(-1, 2), reach).reshape(points.shape[:2])
         t, q = np.nonzero(inside)
         weight = RULE_WEIGHTS[q] * area[t]                                     # (p,)
         phi = wachspress(polygon, points[t, q] @ axes.T)                       # (p, m)
