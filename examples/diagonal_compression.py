@@ -210,7 +210,7 @@ def plot_curves(runs, path, blocks="rigid blocks"):
     ax.axhline(PAPER_PEAK_KN, color="0.4", linestyle="--", linewidth=1, label=f"seed 004 peak ~{PAPER_PEAK_KN:g} kN")
     ax.set_xlabel("diagonal displacement of the loading shoe (mm)")
     ax.set_ylabel("diagonal force (kN)")
-    ax.set_title(f"Diagonal compression, {blocks}, cohesive joints")
+    ax.set_title(f"Diagonal compression, cohesive joints: {blocks}", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
