@@ -37,7 +37,11 @@ def warm_up_requests():
     # a wall whose Newton matrix has a wide band: the static solve factorises it by blocks
     # (engine.solvers.block_cholesky)
     wall = generators.generate("wall", courses=8, blocks_per_course=12)
+    # deformable blocks (engine.deformable): the condensed flexibility's product (engine.solvers.flexible_problem)
+    deformable = dict(column, materials={"stone": dict(column["materials"]["stone"],
+                                                       deformable={"E": 1e9, "nu": 0.2, "element": "tet4"})})
     return [(column, "static"),
+            (deformable, "static"),
             (wall, "static"),
             (column, {"type": "dynamic", "duration": 0.003, "time_step": 0.001}),
             (winkler, {"type": "dynamic", "integrator": "hht", "duration": 0.003, "time_step": 0.001}),
