@@ -14,9 +14,9 @@ from extrados.engine.contact.assemble import assemble_problem, start_velocity
 from extrados.engine.contact.history import contact_history, remember_contacts
 from extrados.engine.contact.laws import contact_laws, contact_parameters, tangential_stretch
 from extrados.engine.contact.mortar import bonds_after, contact_bonds, mortar_inputs, solve_with_bonds
-from extrados.engine.deformable.coupling import ElasticState, elastic_step
 from extrados.engine.contact.impact_energy import (closing_contacts, impact_fraction, impacting_kinetic_energy,
                                                     scale_in_frame)
+from extrados.engine.deformable.coupling import ElasticState, elastic_step
 from extrados.engine.dynamics.integrate import integrate
 from extrados.engine.solvers import solve
 from extrados.engine.solvers.auto import RunPlan

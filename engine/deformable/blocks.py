@@ -11,6 +11,8 @@ from extrados.engine.deformable.body import ElasticBody
 from extrados.engine.deformable.quadratic import quadratic_mesh
 from extrados.engine.deformable.tetra_mesh import mesh_block
 from extrados.engine.errors import ModelError
+from extrados.engine.io.model_document import SCHEMA
+from extrados.engine.io.schema import property_defaults
 
 #: Most tetrahedra in one block, and in all the deformable blocks of a model: a block of 20,000 10-node
 #: tetrahedra has about 90,000 degrees of freedom, whose factorisation takes seconds.
@@ -20,7 +22,8 @@ MAX_MODEL_TETRAHEDRA = 500_000
 TETRAHEDRA_PER_CELL = 20.0
 #: The default mesh size as a fraction of the cube root of the block's volume: 40 to 60 tetrahedra in a brick.
 DEFAULT_SIZE = 0.75
-DEFAULTS = {"element": "tet10", "theta": 0.6}
+#: The schema's defaults of a ``deformable`` field (element, theta).
+DEFAULTS = property_defaults(SCHEMA["$defs"]["deformable"], SCHEMA)
 
 
 def deformable_field(block, materials, material):

@@ -97,6 +97,7 @@ class ElasticBody:
         self.modal_mass = self.modes.T @ (self.mass[:, None] * self.modes)         # (6, 6) M_r
         self.boundary_nodes = np.unique(self.mesh.boundary)                        # (b,) node indices
         self.boundary_dofs = (3 * self.boundary_nodes[:, None] + np.arange(3)).ravel()   # (3 b,)
+        self.size = float(np.ptp(self.mesh.nodes, axis=0).max())                   # m, largest extent
 
     @property
     def n_nodes(self):

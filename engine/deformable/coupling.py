@@ -67,7 +67,7 @@ def cached_pair_weights(cache, key, body, points, normal, tolerance):
     """`pair_weights`, reused from ``cache`` (key -> (points, weights)) when the points moved less than
     SURFACE_REUSE of the block's size since they were computed."""
     kept = cache.get(key)
-    reach = SURFACE_REUSE * np.ptp(body.mesh.nodes, axis=0).max()
+    reach = SURFACE_REUSE * body.size
     if kept is not None and kept[0].shape == points.shape and np.abs(kept[0] - points).max() <= reach:
         return kept[1]
     weights = pair_weights(body, points, normal, tolerance)[:, body.boundary_nodes]

@@ -24,7 +24,7 @@ the points inside the polygon.
 """
 import numpy as np
 
-from extrados.engine.deformable.quadratic import boundary_barycentric, triangle_shape_functions
+from extrados.engine.deformable.quadratic import boundary_barycentric, boundary_shape_weights
 
 #: Dunavant's 7-point rule on a triangle: barycentric coordinates and weights (summing to 1).
 _A1, _B1, _A2, _B2 = 0.059715871789770, 0.470142064105115, 0.797426985353087, 0.101286507323456
@@ -35,11 +35,6 @@ RULE_WEIGHTS = np.array([0.225] + [0.132394152788506] * 3 + [0.125939180544827] 
 #: A boundary triangle belongs to a contact's face when its normal is within this of the contact normal's
 #: (1 - cos) and its corners within the plane tolerance of the joint plane.
 PARALLEL = 1e-6
-
-
-def triangle_shapes(barycentric, corners):
-    """(p, 3) or (p, 6) shape functions of a 3- or 6-node boundary triangle at barycentric coordinates (p, 3)."""
-    return barycentric if corners == 3 else triangle_shape_functions(barycentric)
 
 
 def wachspress(polygon, points):
@@ -103,8 +98,7 @@ def point_weights(mesh, point):
     barycentric, distance = closest_barycentric(mesh, point)
     best = int(np.argmin(distance))
     weights = np.zeros(len(mesh.nodes))
-    face = mesh.boundary[best]
-    np.add.at(weights, face, triangle_shapes(barycentric[best][None], len(face))[0])
+    np.add.at(weights, mesh.boundary[best], boundary_shape_weights(mesh, best, barycentric[best]))
     return weights
 
 
@@ -136,7 +130,7 @@ def polygon_weights(mesh, corners, normal, tolerance):
         t, q = np.nonzero(inside)
         weight = RULE_WEIGHTS[q] * area[t]                                     # (p,)
         phi = wachspress(polygon, points[t, q] @ axes.T)                       # (p, m)
-        shapes = triangle_shapes(RULE_POINTS, triangles.shape[1])[q]           # (p, s)
+        shapes = boundary_shape_weights(mesh, 0, RULE_POINTS)[q]                 # (p, s): every face one order
         for k in range(len(corners)):
             np.add.at(coupling[k], triangles[t], (weight * phi[:, k])[:, None] * shapes)
         gram = (phi * weight[:, None]).T @ phi

@@ -61,8 +61,8 @@ class FlexibleProblem(Problem):
     def _diagonal(self):
         blocks = diagonal_blocks_kernel(self.operator)
         for rows, matrix in self.flexibility:
-            for r, i in enumerate(rows):
-                blocks[i] += matrix[3 * r:3 * r + 3, 3 * r:3 * r + 3]
+            k = len(rows)
+            np.add.at(blocks, rows, matrix.reshape(k, 3, k, 3)[np.arange(k), :, np.arange(k), :])
         blocks.flags.writeable = False
         return blocks, self._diagonal_scale
 
