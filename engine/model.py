@@ -23,6 +23,7 @@ import numpy as np
 
 from extrados.engine.contact.cohesive import LAW_CODES, CohesiveLaw
 from extrados.engine.deformable.blocks import deformable_plan, elastic_bodies, has_deformable
+from extrados.engine.deformable.joint_points import block_spacing
 from extrados.engine.errors import ModelError
 from extrados.engine.io.model_document import (BLOCK_DEFAULTS, FORMAT, LOAD_DEFAULTS, MODEL_DEFAULTS, SETTINGS_DEFAULTS,
                                                plain_faces, plain_vertices, validate_block, validate_schema)
@@ -471,6 +472,12 @@ class Model(DocumentData):
         if not has_deformable(blocks, materials, self.material_of):
             return {}
         return elastic_bodies(blocks, materials, self.material_of, self.geometry)
+
+    @cached_property
+    def contact_spacing(self):
+        """(n_blocks,) m, the contact spacing of each deformable block that has one, inf elsewhere; None when
+        no block has one (engine.deformable.joint_points)."""
+        return block_spacing(self.elastic_bodies, len(self._doc["blocks"]))
 
     @cached_property
     def mechanics(self):

@@ -17,6 +17,7 @@ from extrados.engine.contact.mortar import bonds_after, contact_bonds, mortar_in
 from extrados.engine.contact.impact_energy import (closing_contacts, impact_fraction, impacting_kinetic_energy,
                                                     scale_in_frame)
 from extrados.engine.deformable.coupling import ElasticState, elastic_step
+from extrados.engine.deformable.joint_points import cut_joints
 from extrados.engine.dynamics.integrate import integrate
 from extrados.engine.solvers import solve
 from extrados.engine.solvers.auto import RunPlan
@@ -106,10 +107,13 @@ class StepOutcome:
 
 def detect(model, state):
     """Contacts with gap below the envelope (seed 000 sec. 2.2, 2.5), reusing and updating what the
-    state's last detection kept; none with a block the state marks inactive."""
+    state's last detection kept; none with a block the state marks inactive. The joints of deformable blocks
+    with a contact spacing have their edges cut into contact points (engine.deformable.joint_points)."""
     mech = model.mechanics
-    return detect_contacts(mech.polyhedra, state.position, state.orientation, mech.is_support,
-                           model.settings["envelope"], state.detection_cache, state.active)
+    contacts = detect_contacts(mech.polyhedra, state.position, state.orientation, mech.is_support,
+                               model.settings["envelope"], state.detection_cache, state.active)
+    spacing = model.contact_spacing
+    return contacts if spacing is None else cut_joints(contacts, spacing)
 
 
 def assemble(model, state, settings, contacts, joints, was_open):

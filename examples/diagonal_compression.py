@@ -35,6 +35,9 @@ ones cannot), and the damaged bonds gather along the loaded diagonal. 4-10 minut
 500 steps of 1 ms). Mesh and element, set 1: the default mesh (3,171 10-node tetrahedra) 233.6 kN, a mesh of
 0.05 m (9,422) 232.3 kN at 0.952 mm (0.6 % apart: converged); linear tetrahedra at the default mesh, too stiff
 in bending, 273.6 kN at 1.148 mm (18 min, 24 min for the finer mesh, both runs side by side on 2 cores).
+``--contact-spacing`` cuts the joints into contact points that far apart (engine.deformable.joint_points), as
+seed 004's mesh-size study refines them with the mesh; its cost is in benchmarks/deformable_joint_points.py
+(about ten times a step at 0.08 m, a hundred times at 0.035 m): the study itself has not been run.
 
 Writes OUT/force_displacement.png (force against displacement, both sets),
 OUT/broken_contacts.png (the mortar contact points of each set at its peak and at the end of the
@@ -43,7 +46,8 @@ centre's bed-joint stresses at the peak, steps, runtime, the quasi-static check 
 
     .venv/bin/python examples/diagonal_compression.py [--sets 1 2] [--speed 2e-3] [--time-step 1e-3]
         [--max-displacement 1.5e-3] [--stop-fraction 0.3] [--joint-stiffness 1e12] [--shoe-length 0.15]
-        [--block-modulus 8.26e9] [--element tet10] [--mesh-size M] [--out out/diagonal_compression]
+        [--block-modulus 8.26e9] [--element tet10] [--mesh-size M] [--contact-spacing S]
+        [--out out/diagonal_compression]
 """
 import argparse
 import inspect
@@ -290,6 +294,9 @@ def main():
                         help="deformable blocks of this Young's modulus (Pa; the paper's 8.26e9); rigid when omitted")
     parser.add_argument("--element", default="tet10", choices=["tet4", "tet10"], help="deformable blocks' element")
     parser.add_argument("--mesh-size", type=float, default=None, help="deformable blocks' mesh size (m)")
+    parser.add_argument("--contact-spacing", type=float, default=None,
+                        help="deformable blocks' joints cut into contact points this far apart (m); corners only "
+                             "when omitted")
     parser.add_argument("--out", default="out/diagonal_compression", help="output folder")
     args = parser.parse_args()
     deformable = None
@@ -297,6 +304,8 @@ def main():
         deformable = {"E": args.block_modulus, "nu": PAPER_BLOCK_POISSON, "element": args.element}
         if args.mesh_size is not None:
             deformable["mesh_size"] = args.mesh_size
+        if args.contact_spacing is not None:
+            deformable["contact_spacing"] = args.contact_spacing
     panel = {"joint_stiffness": args.joint_stiffness, "shoe_length": args.shoe_length}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

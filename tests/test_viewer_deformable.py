@@ -170,3 +170,15 @@ def test_a_dynamic_run_draws_them_at_its_last_frame_only(page):  # noqa: F811 (t
     assert not drawn["shown"] and drawn["hiddenPolyhedra"] == []
     assert "deformed blocks are drawn at the last frame" in page.text_content("#legend")
     assert page.query_selector("#deformable-legend") is None
+
+
+def test_a_joint_cut_into_points_is_outlined_by_its_corners(page):  # noqa: F811 (the fixture)
+    """A picked joint of deformable blocks cut into contact points (its edges' points, then a grid inside;
+    engine.deformable.joint_points) is outlined by the convex hull of its points, not a path through the grid."""
+    edge = [[x, 0.0, 1.0] for x in (0.0, 0.1, 0.2)] + [[0.2, 0.1, 1.0]] + \
+        [[x, 0.2, 1.0] for x in (0.2, 0.1, 0.0)] + [[0.0, 0.1, 1.0]]
+    points = edge + [[0.1, 0.1, 1.0]]
+    outline = page.evaluate("async (points) => (await import('/static/pick.js')).jointOutline(points, [0, 0, 1])",
+                            points)
+    corners = {(0.0, 0.0), (0.2, 0.0), (0.2, 0.2), (0.0, 0.2)}
+    assert len(outline) == 4 and {(p[0], p[1]) for p in outline} == corners

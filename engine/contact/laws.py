@@ -14,29 +14,43 @@ PR / compliance along the normal).
 import numpy as np
 from numba import njit
 
+from extrados.engine.collision.feature_id import is_edge_point, is_interior_point
 from extrados.engine.contact.assemble import PENETRATION_RECOVERY
+from extrados.engine.contact.tributary import cell_areas
 
 
 def pair_polygon_area(contacts):
-    """(n_pairs,) area (m^2) of each pair's contact polygon (points in polygon order).
+    """(n_pairs,) area (m^2) of each pair's contact polygon (points in polygon order, then, for a joint cut
+    into points, engine.deformable.joint_points, the grid inside it).
 
-    Shoelace formula in 3-D: A = |sum_k p_k x p_k+1| / 2, the next corner wrapping within
-    each pair; pairs of one or two points have zero area.
+    Shoelace formula in 3-D: A = |sum_k p_k x p_k+1| / 2 over the polygon's points, the next corner wrapping
+    within each pair; pairs of one or two points have zero area.
     """
     starts = contacts.pair_start
     counts = np.diff(starts)
     if len(counts) == 0:
         return np.zeros(0)
-    following = np.arange(len(contacts.gap)) + 1
-    following[starts[1:] - 1] = starts[:-1]
-    twice = np.add.reduceat(np.cross(contacts.point, contacts.point[following]), starts[:-1], axis=0)
-    return np.where(counts >= 3, 0.5 * np.linalg.norm(twice, axis=1), 0.0)
+    inside = is_interior_point(contacts.feature_id)          # a cut joint's grid follows its polygon's points
+    corners = np.add.reduceat((~inside).astype(np.int64), starts[:-1])
+    following = np.minimum(np.arange(len(contacts.gap)) + 1, len(contacts.gap) - 1)
+    following[starts[:-1] + corners - 1] = starts[:-1]
+    cross = np.where(inside[:, None], 0.0, np.cross(contacts.point, contacts.point[following]))
+    twice = np.add.reduceat(cross, starts[:-1], axis=0)
+    return np.where(corners >= 3, 0.5 * np.linalg.norm(twice, axis=1), 0.0)
 
 
 def tributary_area(contacts):
-    """(n_c,) m^2, each contact point's share of its pair's polygon area (the area over its point count)."""
+    """(n_c,) m^2, each contact point's share of its pair's polygon area: the area over its point count, or,
+    for a joint whose edges were cut into points (engine.deformable.joint_points), the point's Voronoi cell
+    within the polygon (engine.contact.tributary)."""
     counts = np.diff(contacts.pair_start)
-    return np.repeat(pair_polygon_area(contacts) / np.maximum(counts, 1), counts)
+    area = np.repeat(pair_polygon_area(contacts) / np.maximum(counts, 1), counts)
+    cut = is_edge_point(contacts.feature_id)
+    if cut.any():
+        pairs = np.unique(contacts.pair[cut])
+        cells = cell_areas(contacts, pairs, ~is_interior_point(contacts.feature_id))
+        area = np.where(np.isnan(cells), area, cells)
+    return area
 
 
 @njit(cache=True)

@@ -22,6 +22,8 @@ MAX_MODEL_TETRAHEDRA = 500_000
 TETRAHEDRA_PER_CELL = 20.0
 #: The default mesh size as a fraction of the cube root of the block's volume: 40 to 60 tetrahedra in a brick.
 DEFAULT_SIZE = 0.75
+#: A contact spacing must cut a block's largest extent into at most this many pieces (engine.deformable.joint_points).
+MAX_SPACING_PIECES = 1000
 #: The schema's defaults of a ``deformable`` field (element, theta).
 DEFAULTS = property_defaults(SCHEMA["$defs"]["deformable"], SCHEMA)
 
@@ -66,6 +68,7 @@ def deformable_plan(blocks, materials, material_of, volume):
             raise ModelError(f"a mesh size of {size:g} m would cut block '{block['id']}' into about {expected:.0f} "
                              f"tetrahedra, more than {MAX_BLOCK_TETRAHEDRA}; use a mesh size of at least "
                              f"{smallest:.3g} m", path=path + ".mesh_size", block=block["id"])
+        check_contact_spacing(block, field, path)
         total += expected
         if total > MAX_MODEL_TETRAHEDRA:
             raise ModelError(f"the deformable blocks would hold about {total:.0f} tetrahedra, more than "
@@ -73,6 +76,18 @@ def deformable_plan(blocks, materials, material_of, volume):
                              path=path + ".mesh_size", block=block["id"])
         plan.append((index, field, size, path))
     return plan
+
+
+def check_contact_spacing(block, field, path):
+    """Refuse a contact spacing that would cut the block's largest extent into more than MAX_SPACING_PIECES."""
+    spacing = field.get("contact_spacing")
+    if spacing is None:
+        return
+    extent = float(np.ptp(np.asarray(block["vertices"], float), axis=0).max())
+    if extent / spacing > MAX_SPACING_PIECES:
+        raise ModelError(f"a contact spacing of {spacing:g} m would cut block '{block['id']}' ({extent:g} m) into "
+                         f"more than {MAX_SPACING_PIECES} pieces; use at least {extent / MAX_SPACING_PIECES:.3g} m",
+                         path=path + ".contact_spacing", block=block["id"])
 
 
 def elastic_bodies(blocks, materials, material_of, geometry):
@@ -83,7 +98,8 @@ def elastic_bodies(blocks, materials, material_of, geometry):
         block = blocks[index]
         mesh = block_mesh(block, geometry.centre[index], size, field["element"], path)
         bodies[index] = ElasticBody(mesh, float(field["E"]), float(field["nu"]),
-                                    float(materials[material_of(block)]["density"]), float(field["theta"]))
+                                    float(materials[material_of(block)]["density"]), float(field["theta"]),
+                                    field.get("contact_spacing"))
     return bodies
 
 

@@ -88,6 +88,7 @@ class ElasticBody:
     poisson: float
     density: float             # kg/m^3
     theta: float = 0.6         # of the theta-method (seed 001 eq. 9)
+    contact_spacing: float = None  # m, its joints' edges cut into contact points (engine.deformable.joint_points)
     factorisations: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from extrados.engine.collision.feature_id import is_edge_point, is_interior_point
 from extrados.engine.deformable.surface_map import point_weights, polygon_weights
 from extrados.engine.solvers.flexible_problem import FlexibleProblem
 
@@ -55,22 +56,25 @@ CONDENSED_REUSE = 1e-6
 SURFACE_REUSE = 1e-4
 
 
-def pair_weights(body, points, normal, tolerance):
+def pair_weights(body, points, normal, tolerance, outline=None):
     """(m, n) weights of a pair's contact points (m, 3) on the block's surface, body frame (surface_map): a mortar
-    over the joint polygon for three points or more, the surface under each point otherwise."""
+    over the joint polygon for three points or more (a joint cut into points, engine.deformable.joint_points,
+    gives the ``outline`` (m,) bool of its polygon's points), the surface under each point otherwise."""
+    if outline is not None:
+        return polygon_weights(body.mesh, points, normal, tolerance, outline, body.contact_spacing)
     if len(points) >= 3:
         return polygon_weights(body.mesh, points, normal, tolerance)
     return np.array([point_weights(body.mesh, p) for p in points])
 
 
-def cached_pair_weights(cache, key, body, points, normal, tolerance):
+def cached_pair_weights(cache, key, body, points, normal, tolerance, outline=None):
     """`pair_weights`, reused from ``cache`` (key -> (points, weights)) when the points moved less than
     SURFACE_REUSE of the block's size since they were computed."""
     kept = cache.get(key)
     reach = SURFACE_REUSE * body.size
     if kept is not None and kept[0].shape == points.shape and np.abs(kept[0] - points).max() <= reach:
         return kept[1]
-    weights = pair_weights(body, points, normal, tolerance)[:, body.boundary_nodes]
+    weights = pair_weights(body, points, normal, tolerance, outline)[:, body.boundary_nodes]
     cache[key] = (points, weights)
     return weights
 
@@ -95,8 +99,11 @@ def blocks_contacts(bodies, contacts, position, rotations, tolerance, cache=None
                 continue
             rotation = rotations[block]
             local = (contacts.point[start:stop] - position[block]) @ rotation                # body frame
-            key = (block, a, b, tuple(contacts.feature_id[start:stop]))
-            found = cached_pair_weights(cache, key, body, local, rotation.T @ contacts.normal[start], tolerance)
+            ids = contacts.feature_id[start:stop]
+            key = (block, a, b, tuple(ids))
+            outline = ~is_interior_point(ids) if is_edge_point(ids).any() else None
+            found = cached_pair_weights(cache, key, body, local, rotation.T @ contacts.normal[start], tolerance,
+                                        outline)
             rows[block].extend(range(start, stop))
             signs[block].extend([side] * (stop - start))
             weights[block].append(found)

@@ -24,6 +24,8 @@ the points inside the polygon.
 """
 import numpy as np
 
+from scipy.spatial import Delaunay
+
 from extrados.engine.deformable.quadratic import boundary_barycentric, boundary_shape_weights
 
 #: Dunavant's 7-point rule on a triangle: barycentric coordinates and weights (summing to 1).
@@ -32,6 +34,9 @@ RULE_POINTS = np.array([[1 / 3, 1 / 3, 1 / 3],
                         [_A1, _B1, _B1], [_B1, _A1, _B1], [_B1, _B1, _A1],
                         [_A2, _B2, _B2], [_B2, _A2, _B2], [_B2, _B2, _A2]])
 RULE_WEIGHTS = np.array([0.225] + [0.132394152788506] * 3 + [0.125939180544827] * 3)
+#: A joint cut into points (engine.deformable.joint_points) is integrated on its face's triangles cut into pieces
+#: at most 1 / QUADRATURE_PIECES of the points' spacing long, so that every point's hat holds quadrature points.
+QUADRATURE_PIECES = 2
 #: A boundary triangle belongs to a contact's face when its normal is within this of the contact normal's
 #: (1 - cos) and its corners within the plane tolerance of the joint plane.
 PARALLEL = 1e-6
@@ -113,27 +118,70 @@ def closest_barycentric(mesh, point):
     return barycentric, np.linalg.norm(nearest - point, axis=1)
 
 
-def polygon_weights(mesh, corners, normal, tolerance):
-    """(m, n) mortar weights W_kj of a joint polygon's corners (m, 3) on the mesh's face in its plane (module
-    docstring), body frame; corners that the face's quadrature cannot tell apart take `point_weights`."""
+def subdivided_rule(pieces):
+    """Barycentric points (q, 3) and weights (q,) (summing to 1) of RULE_POINTS on each of the pieces^2 triangles
+    that cut a triangle's edges into ``pieces`` equal parts."""
+    corners = []
+    for a in range(pieces):
+        for b in range(pieces - a):
+            up = np.array([[a, b], [a + 1, b], [a, b + 1]], float)
+            corners.append(up)
+            if a + b + 1 < pieces:
+                corners.append(np.array([[a + 1, b], [a + 1, b + 1], [a, b + 1]], float))
+    corners = np.array(corners) / pieces                                       # (s, 3, 2) (l1, l2) per corner
+    full = np.concatenate([1.0 - corners.sum(axis=2, keepdims=True), corners], axis=2)   # (s, 3, 3)
+    points = np.einsum("qk,skc->sqc", RULE_POINTS, full).reshape(-1, 3)
+    return points, np.tile(RULE_WEIGHTS, len(corners)) / len(corners)
+
+
+def hat_functions(points, where):
+    """(p, m) the piecewise-linear hat functions of ``points`` (m, 2) on their Delaunay triangulation, at 2-D
+    ``where`` (p, 2); a point outside the triangulation gets the hats of the nearest simplex, clamped."""
+    triangulation = Delaunay(points)
+    simplex = triangulation.find_simplex(where)
+    outside = simplex < 0
+    if outside.any():
+        centres = points[triangulation.simplices].mean(axis=1)
+        simplex[outside] = np.argmin(np.linalg.norm(where[outside, None] - centres[None], axis=2), axis=1)
+    transform = triangulation.transform[simplex]                               # (p, 3, 2)
+    partial = np.einsum("pij,pj->pi", transform[:, :2], where - transform[:, 2])
+    barycentric = np.clip(np.column_stack([partial, 1.0 - partial.sum(axis=1)]), 0.0, None)
+    barycentric /= barycentric.sum(axis=1, keepdims=True)
+    hats = np.zeros((len(where), len(points)))
+    np.put_along_axis(hats, triangulation.simplices[simplex], barycentric, axis=1)
+    return hats
+
+
+def polygon_weights(mesh, corners, normal, tolerance, outline=None, spacing=None):
+    """(m, n) mortar weights W_kj of a joint's points (m, 3) on the mesh's face in its plane (module docstring),
+    body frame. The points are a polygon's corners (Wachspress coordinates), or, for a joint cut into points
+    (engine.deformable.joint_points), ``outline`` (m,) bool marks the polygon's points (in order) among them
+    and their hat functions on the points' Delaunay triangulation interpolate the pressure, the quadrature
+    refined to ``spacing`` (m). Points that the face's quadrature cannot tell apart take `point_weights`."""
     axes = plane_axes(normal)
-    polygon = corners @ axes.T                                                 # (m, 2)
+    planar = corners @ axes.T                                                  # (m, 2)
+    polygon = planar if outline is None else planar[outline]
     triangles = mesh.boundary[face_triangles(mesh, corners.mean(axis=0), normal, tolerance)]
     coupling = np.zeros((len(corners), len(mesh.nodes)))                      # int phi_k N_j dA
     gram = np.zeros((len(corners), len(corners)))                             # int phi_k phi_l dA
     if len(triangles):
         vertices = mesh.nodes[triangles[:, :3]]                                # (t, 3, 3)
         area = 0.5 * np.linalg.norm(np.cross(vertices[:, 1] - vertices[:, 0], vertices[:, 2] - vertices[:, 0]), axis=1)
-        points = np.einsum("qk,tkj->tqj", RULE_POINTS, vertices)               # (t, q, 3)
+        longest = np.linalg.norm(vertices - np.roll(vertices, 1, axis=1), axis=2).max()
+        pieces = 1 if spacing is None else int(np.ceil(QUADRATURE_PIECES * longest / spacing))
+        rule, rule_weights = subdivided_rule(pieces)
+        points = np.einsum("qk,tkj->tqj", rule, vertices)                      # (t, q, 3)
         reach = 1e-12 * np.ptp(polygon, axis=0).max()                          # points on an edge are in
         inside = inside_polygon(polygon, (points @ axes.T).reshape(-1, 2), reach).reshape(points.shape[:2])
         t, q = np.nonzero(inside)
-        weight = RULE_WEIGHTS[q] * area[t]                                     # (p,)
-        phi = wachspress(polygon, points[t, q] @ axes.T)                       # (p, m)
-        shapes = boundary_shape_weights(mesh, 0, RULE_POINTS)[q]                 # (p, s): every face one order
-        for k in range(len(corners)):
-            np.add.at(coupling[k], triangles[t], (weight * phi[:, k])[:, None] * shapes)
-        gram = (phi * weight[:, None]).T @ phi
+        weight = rule_weights[q] * area[t]                                     # (p,)
+        where = points[t, q] @ axes.T
+        phi = wachspress(polygon, where) if outline is None else hat_functions(planar, where)   # (p, m)
+        shapes = boundary_shape_weights(mesh, 0, rule)[q]                      # (p, s): every face one order
+        weighted = weight[:, None] * phi
+        for k in range(shapes.shape[1]):
+            np.add.at(coupling.T, triangles[t, k], weighted * shapes[:, k:k + 1])
+        gram = weighted.T @ phi
     if np.linalg.matrix_rank(gram, tol=1e-9 * max(np.abs(gram).max(initial=0.0), 1e-300)) < len(corners):
         return np.array([point_weights(mesh, corner) for corner in corners])
     return np.linalg.solve(gram, coupling)

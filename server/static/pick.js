@@ -65,6 +65,33 @@ export function chainHighlight(chain, blocks) {
 }
 
 /**
+ * The outline of a joint's points (a polygon's corners in order, or, for a joint of deformable blocks cut into
+ * contact points, its edges' points then a grid inside): their convex hull in the joint's plane, in order.
+ */
+export function jointOutline(points, normal) {
+  const n = new THREE.Vector3(...(normal || [0, 0, 1])).normalize();
+  const helper = Math.abs(n.x) < 0.9 ? new THREE.Vector3(1, 0, 0) : new THREE.Vector3(0, 1, 0);
+  const u = new THREE.Vector3().crossVectors(n, helper).normalize();
+  const v = new THREE.Vector3().crossVectors(n, u);
+  const planar = points.map((p, k) => {
+    const q = new THREE.Vector3(...p);
+    return {x: q.dot(u), y: q.dot(v), k};
+  }).sort((a, b) => a.x - b.x || a.y - b.y);
+  const turn = (o, a, b) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const half = (list) => {
+    const hull = [];
+    for (const p of list) {
+      while (hull.length >= 2 && turn(hull[hull.length - 2], hull[hull.length - 1], p) <= 0) hull.pop();
+      hull.push(p);
+    }
+    hull.pop();
+    return hull;
+  };
+  const hull = [...half(planar), ...half([...planar].reverse())];
+  return hull.length >= 3 ? hull.map((p) => points[p.k]) : points;
+}
+
+/**
  * The highlight of a pick: the joint's polygon outlined, or the block's edges, and the edges of a deformable
  * block's tetrahedron clicked as drawn at `magnification`; THREE objects for a layer.
  */
@@ -72,8 +99,8 @@ export function pickHighlight(pick, blocks, colour = PICK_COLOUR, magnification 
   if (!pick) return [];
   const material = new THREE.LineBasicMaterial({color: colour, depthTest: false});
   if (pick.kind === 'joint' && pick.joint.polygon?.length >= 3) {
-    const outline = new THREE.LineLoop(new THREE.BufferGeometry().setFromPoints(pick.joint.polygon.map(vector3)),
-                                       material);
+    const corners = jointOutline(pick.joint.polygon, pick.joint.normal);
+    const outline = new THREE.LineLoop(new THREE.BufferGeometry().setFromPoints(corners.map(vector3)), material);
     outline.renderOrder = 20;
     return [outline];
   }
