@@ -168,3 +168,13 @@ def test_mortared_cantilever_hangs_from_its_cut_joint():
     assert joint["bond"] == "intact" and len(joint["polygon"]) == 25
     weight = 2000.0 * 9.81 * 0.2 * 0.2 * 0.2
     assert np.allclose(joint["force"], arm_joint(rigid)["force"], atol=1e-3 * weight)
+
+
+def test_a_short_first_edge_does_not_set_the_grid_step():
+    """A joint whose first edge is 1 um long (a corner clipped by a neighbour) gets the grid of its spacing, not
+    one of 1 um steps: 0.3 x 0.2 m at 0.1 m, 2 x 1 grid points inside."""
+    corners = np.array([[0, 0, 0], [1e-6, 0, 0], [0.3, 0.0, 0], [0.3, 0.2, 0], [0, 0.2, 0]], float)
+    ids = np.array([encode_feature(0, 1, 2, k) for k in range(5)], np.int64)
+    points, _, point_ids = joint_points(corners, np.zeros(5), ids, UP, 0.1)
+    assert is_interior_point(point_ids).sum() == 2
+    assert len(points) == 5 + 2 + 1 + 2 + 1 + 2      # corners, 3 + 2 + 3 + 2 pieces on the edges, the grid

@@ -37,9 +37,12 @@ def warm_up_requests():
     # a wall whose Newton matrix has a wide band: the static solve factorises it by blocks
     # (engine.solvers.block_cholesky)
     wall = generators.generate("wall", courses=8, blocks_per_course=12)
-    # deformable blocks (engine.deformable): the condensed flexibility's product (engine.solvers.flexible_problem)
-    deformable = dict(column, materials={"stone": dict(column["materials"]["stone"],
-                                                       deformable={"E": 1e9, "nu": 0.2, "element": "tet4"})})
+    # deformable blocks (engine.deformable): the condensed flexibility's product (engine.solvers.flexible_problem),
+    # mortared, their joints cut into contact points (engine.deformable.joint_points): the points' Voronoi areas
+    # (engine.contact.tributary)
+    width = min(max(v[k] for v in top["vertices"]) - min(v[k] for v in top["vertices"]) for k in range(3))
+    elastic = {"E": 1e9, "nu": 0.2, "element": "tet4", "contact_spacing": 0.5 * width}
+    deformable = dict(mortared, materials={"stone": dict(column["materials"]["stone"], deformable=elastic)})
     return [(column, "static"),
             (deformable, "static"),
             (wall, "static"),

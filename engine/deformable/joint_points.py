@@ -79,7 +79,8 @@ def joint_points(corners, gap, feature_id, normal, spacing):
     in polygon order, then the grid inside it; with their gaps (affine over the joint) and feature ids.
 
     The grid's axes run along the first edge (u) and across it (v = n x u), from the first corner, at the first
-    edge's piece length along u and the polygon's width across cut into pieces of at most ``spacing`` along v:
+    edge's piece length along u (``spacing`` when that edge is shorter) and the polygon's width across cut into
+    pieces of at most ``spacing`` along v:
     a rectangular joint's grid meets the points on its edges. Grid points nearer an edge than INTERIOR_CLEARANCE
     of a grid step are left to the edge's points.
     """
@@ -96,7 +97,7 @@ def joint_points(corners, gap, feature_id, normal, spacing):
     u = edge[0] / length[0]
     v = np.cross(normal, u)
     plane = np.column_stack([(corners - corners[0]) @ u, (corners - corners[0]) @ v])     # (m, 2)
-    du = length[0] / pieces[0]
+    du = length[0] / pieces[0] if length[0] >= spacing else spacing    # a short first edge sets no grid step
     width = np.ptp(plane[:, 1])
     dv = width / max(np.ceil(width / spacing), 1.0)
     i, j = grid_inside(plane, du, dv)
