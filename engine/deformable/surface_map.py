@@ -18,12 +18,15 @@ the nodes j of the mesh, and its impulse acts on the nodes as W_j gamma (the tra
 
   The joint keeps the corners, resultants and kernel of the rigid analysis. This is the node-to-face contact
   of seed 001 sec. 2.1 integrated over the polygon (a dual mortar) rather than taken node by node.
+* A joint cut into points (engine.deformable.joint_points: its edges' points, then a grid inside) is the same
+  mortar with phi_k the hat functions of its points on their Delaunay triangulation (a partition of unity
+  with linear precision too), integrated on the face's triangles cut finer than the points' spacing. A
+  uniform pressure is then reached by non-negative point forces (tests/test_joint_points.py).
 
 The integrals use the 7-point rule of degree 5 on every boundary triangle of the face (Dunavant 1985), keeping
 the points inside the polygon.
 """
 import numpy as np
-
 from scipy.spatial import Delaunay
 
 from extrados.engine.deformable.quadratic import boundary_barycentric, boundary_shape_weights
