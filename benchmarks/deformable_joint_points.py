@@ -17,15 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from extrados import Model
-from extrados.engine.generators import generate
 from extrados.engine.generators.panel import ACTUATOR_IDS
-from extrados.engine.pipeline import SolverSettings, StepSettings, step
+from extrados.engine.pipeline import step
 from extrados.engine.state import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
-from diagonal_compression import (PAPER_BLOCK_POISSON, SOLVER_ITERATIONS, SOLVER_TOLERANCE,  # noqa: E402
-                                  actuator_velocity, diagonal_force)
+from diagonal_compression import (PAPER_BLOCK_POISSON, SOLVER_TOLERANCE, diagonal_force,  # noqa: E402
+                                  loading_settings, panel_model)
 
 BLOCK_MODULUS = 8.26e9   # Pa, seed 004 Table 4
 TIME_STEP = 1e-3         # s
@@ -34,19 +32,13 @@ SPEED = 2e-3             # m/s, the example's loading speed
 
 def measure(spacing, steps):
     """Figures of the panel's first ``steps`` steps with joints cut at ``spacing`` (m; None: corners only)."""
-    document = generate("panel", mortar=1, loading_speed=SPEED)
     field = {"E": BLOCK_MODULUS, "nu": PAPER_BLOCK_POISSON}
     if spacing is not None:
         field["contact_spacing"] = spacing
-    for material in document["materials"].values():
-        material["deformable"] = field
-    model = Model.from_dict(document)
-    mech = model.mechanics
-    state = State.initial(mech)
+    model = panel_model(1, SPEED, {}, field)
+    state = State.initial(model.mechanics)
     actuator = np.isin(np.array(model.block_ids), ACTUATOR_IDS)
-    settings = StepSettings(time_step=TIME_STEP, wrench=mech.dead_wrench,
-                            solver=SolverSettings(tolerance=SOLVER_TOLERANCE, max_iterations=SOLVER_ITERATIONS),
-                            support_velocity=actuator_velocity(model))
+    settings = loading_settings(model, TIME_STEP)
     seconds, iterations = [], []
     for _ in range(steps):
         started = time.perf_counter()

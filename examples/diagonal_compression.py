@@ -145,6 +145,23 @@ def centre_joint_force(cohesion, friction, transverse, net_area):
     return cohesion * net_area / (shear - friction * normal)
 
 
+def panel_model(mortar_set, speed, panel, deformable=None):
+    """The Model of the `panel` generator's panel with Table 4 set ``mortar_set``, its loading shoe at ``speed``
+    (m/s), further generator parameters ``panel`` (dict) and its blocks' ``deformable`` field (None: rigid)."""
+    document = generate("panel", mortar=mortar_set, loading_speed=speed, **panel)
+    if deformable is not None:
+        for material in document["materials"].values():
+            material["deformable"] = deformable
+    return Model.from_dict(document)
+
+
+def loading_settings(model, h):
+    """The StepSettings of the loading: steps of ``h`` s under gravity, the shoe moved, SPG to SOLVER_TOLERANCE."""
+    return StepSettings(time_step=h, wrench=model.mechanics.dead_wrench,
+                        solver=SolverSettings(tolerance=SOLVER_TOLERANCE, max_iterations=SOLVER_ITERATIONS),
+                        support_velocity=actuator_velocity(model))
+
+
 def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel, deformable=None):
     """Drive the loading shoe of the panel with Table 4 set ``mortar_set``; the curve, the peak and its bonds.
 
@@ -166,18 +183,12 @@ def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel, deform
         at the peak and at the last step, the solver's unconverged steps and largest residual, the
         largest kinetic energy over the work done, what stopped the run and its runtime in s.
     """
-    document = generate("panel", mortar=mortar_set, loading_speed=speed, **panel)
-    if deformable is not None:
-        for material in document["materials"].values():
-            material["deformable"] = deformable
-    model = Model.from_dict(document)
+    model = panel_model(mortar_set, speed, panel, deformable)
     mech = model.mechanics
     state = State.initial(mech)
     actuator = np.isin(np.array(model.block_ids), ACTUATOR_IDS)
     centre = mech.position0[~mech.is_support].mean(axis=0)
-    settings = StepSettings(time_step=h, wrench=mech.dead_wrench,
-                            solver=SolverSettings(tolerance=SOLVER_TOLERANCE, max_iterations=SOLVER_ITERATIONS),
-                            support_velocity=actuator_velocity(model))
+    settings = loading_settings(model, h)
     steps = max(1, round(max_displacement / (speed * h)))
     displacement, force = np.zeros(steps), np.zeros(steps)
     kinetic, work = np.zeros(steps), np.zeros(steps)

@@ -63,16 +63,22 @@ def compressed():
     return model, solve_static(model)
 
 
+def cube_shortening(model, solution):
+    """The cube's (block 1) shortening, m: its bottom face's mean z displacement less its top face's, and its
+    nodes' displacements (n, 3) m."""
+    displacement = solution.outcome.elastic.displacement[1].reshape(-1, 3)
+    nodes = model.elastic_bodies[1].mesh.nodes
+    top, bottom = np.isclose(nodes[:, 2], CUBE / 2), np.isclose(nodes[:, 2], -CUBE / 2)
+    return displacement[bottom, 2].mean() - displacement[top, 2].mean(), displacement
+
+
 def test_uniform_compression_matches_elasticity(compressed):
     """Shortening P L / (E A), sigma_zz = -P / A and sigma_xx = sigma_yy = 0 (frictionless joints): the joint
     mortar loads the cube's faces with the uniform pressure (measured: shortening 6e-5 off, stresses 1.3e-6 P)."""
     model, solution = compressed
     assert solution.stable and solution.verdict_by == "static"
     body = model.elastic_bodies[1]
-    displacement = solution.outcome.elastic.displacement[1].reshape(-1, 3)
-    nodes = body.mesh.nodes
-    top, bottom = np.isclose(nodes[:, 2], CUBE / 2), np.isclose(nodes[:, 2], -CUBE / 2)
-    shortening = displacement[bottom, 2].mean() - displacement[top, 2].mean()
+    shortening, displacement = cube_shortening(model, solution)
     assert shortening == pytest.approx(CAP_LOAD * CUBE / E, rel=1e-4)
     stress = element_stresses(body.mesh, displacement, E, NU)
     assert np.abs(stress[:, 2, 2] + CAP_LOAD).max() < 1e-4 * CAP_LOAD
