@@ -37,7 +37,11 @@ ones cannot), and the damaged bonds gather along the loaded diagonal. 4-10 minut
 in bending, 273.6 kN at 1.148 mm (18 min, 24 min for the finer mesh, both runs side by side on 2 cores).
 ``--contact-spacing`` cuts the joints into contact points that far apart (engine.deformable.joint_points), as
 seed 004's mesh-size study refines them with the mesh; its cost is in benchmarks/deformable_joint_points.py
-(about ten times a step at 0.08 m, a hundred times at 0.035 m): the study itself has not been run.
+(about six times a step at 0.08 m, a hundred times at 0.035 m). Set 1 at 0.08 m, about the default mesh size
+(1,290 contact points instead of 648): a linear branch to 218.4 kN at 0.896 mm (0.84 of the paper's 260 kN;
+the joints' corners alone 233.6 kN), tau / sigma 2.01 at the centre's bed joints, a brittle drop to 75 kN by
+1.0 mm, the first broken points at the centre on the loaded diagonal by 1.5 mm (750 steps, 60 min beside the
+test suite on 2 cores). The study over finer meshes and spacings (seed 004 figs. 17-23) has not been run.
 
 Writes OUT/force_displacement.png (force against displacement, both sets),
 OUT/broken_contacts.png (the mortar contact points of each set at its peak and at the end of the
