@@ -175,3 +175,13 @@ def test_a_short_first_edge_does_not_set_the_grid_step():
     points, _, point_ids = joint_points(corners, np.zeros(5), ids, UP, 0.1)
     assert is_interior_point(point_ids).sum() == 2
     assert len(points) == 5 + 2 + 1 + 2 + 1 + 2      # corners, 3 + 2 + 3 + 2 pieces on the edges, the grid
+
+
+def test_an_edge_of_whole_spacings_keeps_its_count():
+    """0.21 m at 0.07 m is 3 pieces, not the 4 that 0.21 / 0.07 = 3.0000000000000004 would round up to, and still
+    3 when the edge grows by a micrometre: the points keep their ids while the joint moves."""
+    ids = np.array([encode_feature(0, 1, 2, k) for k in range(4)], np.int64)
+    for length in (0.21, 0.21 + 1e-6, 0.21 - 1e-6):
+        corners = np.array([[0, 0, 0], [length, 0, 0], [length, 0.1, 0], [0, 0.1, 0]], float)
+        points, _, point_ids = joint_points(corners, np.zeros(4), ids, UP, 0.07)
+        assert (~is_interior_point(point_ids)).sum() == 4 + 2 * 2 + 2 * 1

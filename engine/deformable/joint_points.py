@@ -21,6 +21,9 @@ import numpy as np
 
 from extrados.engine.collision.feature_id import GRID_OFFSET, MAX_EDGE_STATIONS, edge_point_ids, interior_point_ids
 
+#: A piece may be this fraction longer than the spacing: an edge of a whole number of spacings (0.21 m at 0.07 m,
+#: 3.0000000000000004 in floating point) keeps its count of pieces, and its points their ids, while it moves.
+PIECE_SLACK = 1e-3
 #: Grid points inside a joint nearer to one of its edges than this fraction of the grid's smaller step are left
 #: out: the edge's own points stand there.
 INTERIOR_CLEARANCE = 0.25
@@ -87,7 +90,7 @@ def joint_points(corners, gap, feature_id, normal, spacing):
     following = np.roll(np.arange(len(corners)), -1)
     edge = corners[following] - corners
     length = np.linalg.norm(edge, axis=1)
-    pieces = np.clip(np.ceil(length / spacing), 1, MAX_EDGE_STATIONS - 1).astype(np.int64)
+    pieces = np.clip(np.ceil(length / spacing - PIECE_SLACK), 1, MAX_EDGE_STATIONS - 1).astype(np.int64)
     source = np.repeat(np.arange(len(corners)), pieces)
     station = np.arange(len(source)) - np.repeat(np.cumsum(pieces) - pieces, pieces)
     t = station / pieces[source]
@@ -99,7 +102,7 @@ def joint_points(corners, gap, feature_id, normal, spacing):
     plane = np.column_stack([(corners - corners[0]) @ u, (corners - corners[0]) @ v])     # (m, 2)
     du = length[0] / pieces[0] if length[0] >= spacing else spacing    # a short first edge sets no grid step
     width = np.ptp(plane[:, 1])
-    dv = width / max(np.ceil(width / spacing), 1.0)
+    dv = width / max(np.ceil(width / spacing - PIECE_SLACK), 1.0)
     i, j = grid_inside(plane, du, dv)
     inside = corners[0] + np.outer(i * du, u) + np.outer(j * dv, v)
     fit = np.linalg.lstsq(np.column_stack([np.ones(len(plane)), plane]), gap, rcond=None)[0]    # gap = a + b u + c v
