@@ -106,7 +106,7 @@ def test_cut_joint_mortar_loads_the_mesh_exactly(element):
     assert multipliers.sum() == pytest.approx(0.24, rel=1e-9)
 
 
-def test_cut_joint_keeps_its_outline_and_kernel():
+def test_cut_joint_keeps_its_outline():
     """Post-processing reads a cut joint as the polygon it cuts: the outline is the 0.6 x 0.4 rectangle."""
     contacts = detect(stacked(0.1), State.initial(stacked(0.1).mechanics))
     rows = pair_rows(contacts, 0)

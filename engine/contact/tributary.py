@@ -9,6 +9,8 @@ over the joint. A polygon of corners only keeps the area over its point count (e
 import numpy as np
 from numba import njit
 
+from extrados.engine.post.joints import plane_basis
+
 #: Corners a clipped cell may hold: the polygon's points plus one per clip.
 CELL_SLACK = 4
 
@@ -66,11 +68,10 @@ def voronoi_areas(points, polygon):
 
 
 def plane_coordinates(points, normal):
-    """(m, 2) coordinates of 3-D ``points`` (m, 3) in the plane of unit ``normal`` (3,) (any in-plane axes)."""
-    helper = np.eye(3)[np.argmin(np.abs(normal))]
-    u = np.cross(normal, helper)
-    u /= np.linalg.norm(u)
-    return np.column_stack([points @ u, points @ np.cross(normal, u)])
+    """(m, 2) coordinates of 3-D ``points`` (m, 3) in the plane of unit ``normal`` (3,) (engine.post.joints'
+    in-plane axes)."""
+    u, v = plane_basis(normal)
+    return np.column_stack([points @ u, points @ v])
 
 
 def cell_areas(contacts, pairs, boundary):

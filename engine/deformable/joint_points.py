@@ -54,14 +54,14 @@ def cut_joints(contacts, spacing):
         return contacts
     gap = np.asarray(contacts.gap, float)
     rows, points, gaps, ids = [], [], [], []
-    for pair in range(contacts.n_pairs):
+    kept_from = 0                                      # the contacts up to the next cut pair are taken as they are
+    sizes = counts.copy()
+    for pair in np.flatnonzero(cut):
         start, stop = contacts.pair_start[pair], contacts.pair_start[pair + 1]
-        if not cut[pair]:
-            rows.append(np.arange(start, stop))
-            points.append(contacts.point[start:stop])
-            gaps.append(gap[start:stop])
-            ids.append(contacts.feature_id[start:stop])
-            continue
+        rows.append(np.arange(kept_from, start))
+        points.append(contacts.point[kept_from:start])
+        gaps.append(gap[kept_from:start])
+        ids.append(contacts.feature_id[kept_from:start])
         pair_points, pair_gaps, pair_ids = joint_points(contacts.point[start:stop], gap[start:stop],
                                                         contacts.feature_id[start:stop], contacts.normal[start],
                                                         pair_spacing[pair])
@@ -69,8 +69,13 @@ def cut_joints(contacts, spacing):
         points.append(pair_points)
         gaps.append(pair_gaps)
         ids.append(pair_ids)
+        sizes[pair] = len(pair_ids)
+        kept_from = stop
+    rows.append(np.arange(kept_from, len(gap)))
+    points.append(contacts.point[kept_from:])
+    gaps.append(gap[kept_from:])
+    ids.append(contacts.feature_id[kept_from:])
     source = np.concatenate(rows)
-    sizes = np.array([len(r) for r in rows], np.int64)
     return dataclasses.replace(
         contacts, body_a=contacts.body_a[source], body_b=contacts.body_b[source], point=np.vstack(points),
         normal=contacts.normal[source], gap=np.concatenate(gaps), feature_id=np.concatenate(ids).astype(np.int64),
