@@ -87,20 +87,24 @@ class FlexibleProblem(Problem):
 @njit(cache=True)
 def add_blocks_product(row_start, rows, matrix_start, matrices, gamma, out):
     """out[rows_b] += W_b gamma[rows_b] for every block b: rows_b = rows[row_start[b]:row_start[b + 1]], W_b the
-    (3k, 3k) matrix stored row by row from matrices[matrix_start[b]]."""
+    (3k, 3k) matrix stored row by row from matrices[matrix_start[b]].
+
+    Each block's product is one BLAS matrix-vector product (np.dot): the solvers spend nearly all their time
+    here once joints are cut into many points (benchmarks/deformable_joint_points.py).
+    """
     for block in range(row_start.shape[0] - 1):
         first, k = row_start[block], row_start[block + 1] - row_start[block]
+        if k == 0:
+            continue
         size = 3 * k
         local = np.empty(size)
         for r in range(k):
             for j in range(3):
                 local[3 * r + j] = gamma[rows[first + r], j]
         offset = matrix_start[block]
+        product = np.dot(matrices[offset:offset + size * size].reshape(size, size), local)
         for i in range(size):
-            total = 0.0
-            for j in range(size):
-                total += matrices[offset + i * size + j] * local[j]
-            out[rows[first + i // 3], i % 3] += total
+            out[rows[first + i // 3], i % 3] += product[i]
 
 
 def solve_flexible(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False, **_):
