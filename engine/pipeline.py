@@ -152,7 +152,7 @@ def solve_step(model, state, settings, contacts=None, impulse_guess=None):
         contacts = elastic.elastic_gap(contacts, state, state.elastic)
     law = contact_laws(model, contacts)
     friction, compliance = contact_parameters(model, contacts, law)
-    history = contact_history(model.mechanics, memory, contacts, impulse_guess)
+    history = contact_history(model.mechanics, memory, contacts, impulse_guess, model.contact_spacing)
     bonds = contact_bonds(model, contacts, law, memory.bond_rows, history.source, bonding)
     joints = mortar_inputs(model, bonds, friction, compliance, history.stretch)
     # deformable blocks bounce by their elasticity: the energy impact law is for rigid ones

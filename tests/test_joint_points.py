@@ -13,7 +13,8 @@ from extrados.engine.deformable.joint_points import joint_points
 from extrados.engine.deformable.surface_map import face_triangles, polygon_weights, subdivided_rule
 from extrados.engine.deformable.elasticity import element_stresses
 from extrados.engine.deformable.quadratic import boundary_shape_weights
-from extrados.engine.pipeline import detect
+from extrados.engine.dynamics.support_motion import support_motion_from_document
+from extrados.engine.pipeline import SolverSettings, StepSettings, detect, step
 from extrados.engine.post.joints import joint_outline
 from extrados.engine.state import State
 
@@ -185,3 +186,42 @@ def test_an_edge_of_whole_spacings_keeps_its_count():
         corners = np.array([[0, 0, 0], [length, 0, 0], [length, 0.1, 0], [0, 0.1, 0]], float)
         points, _, point_ids = joint_points(corners, np.zeros(4), ids, UP, 0.07)
         assert (~is_interior_point(point_ids)).sum() == 4 + 2 * 2 + 2 * 1
+
+
+def test_a_point_a_sliding_joint_gains_shares_its_neighbours_bond():
+    """A cap sheared along the mortar on a deformable block (Tables 1-2's law, displacement controlled, 0.1 mm a step)
+    widens their 0.4995 m joint past 5 spacings of 0.1 m: its edges gain a piece, hence points with new ids. Those
+    points stand on the joint's mortar: each shares the bond of its nearest neighbour (damaged, as the slip has
+    passed mode II's elastic limit), none starts dry as a joint first touched would."""
+    from tests.test_mortar import GLUE, MORTAR
+    dx = 0.1005
+    doc = document([("base", box((-0.1, -0.1, -0.1), (0.7, 0.5, 0.0)), "stone", True),
+                    ("block", box((0, 0, 0), (0.6, 0.4, 0.3)), "elastic", False),
+                    ("cap", box((dx, 0, 0.3), (0.6 + dx, 0.4, 0.4)), "stone", True)],
+                   {"E": E, "nu": NU, "mesh_size": 0.25, "contact_spacing": 0.1})
+    doc["joints"] = {"mortar": MORTAR, "glue": GLUE}
+    doc["default_joint"] = "mortar"
+    doc["joint_assignments"] = [{"blocks": ["base", "block"], "joint": "glue"}]
+    doc["support_motion"] = {"kind": "velocity", "velocity": [-0.1, 0.0, 0.0], "blocks": ["cap"]}
+    model = Model.from_dict(doc)
+    state = State.initial(model.mechanics)
+    settings = StepSettings(time_step=1e-3, wrench=model.mechanics.dead_wrench,
+                            solver=SolverSettings(tolerance=1e-6, max_iterations=20000),
+                            support_velocity=support_motion_from_document(
+                                model.support_motion, model.mechanics.block_ids, model.mechanics.is_support
+                            ).velocity(0.0, model.mechanics.n_blocks))
+    cap, block = model.block_ids.index("cap"), model.block_ids.index("block")
+
+    def cap_points(outcome):
+        contacts = outcome.contacts
+        mine = ((contacts.body_a == cap) & (contacts.body_b == block)) | \
+            ((contacts.body_a == block) & (contacts.body_b == cap))
+        return contacts.feature_id[mine], outcome.bonds.states(model)[mine]
+
+    first_ids, first_states = cap_points(step(model, state, settings))
+    assert set(first_states) <= {"intact", "damaged"}
+    for _ in range(9):
+        outcome = step(model, state, settings)
+    ids, states = cap_points(outcome)
+    assert len(ids) > len(first_ids) and not set(ids) <= set(first_ids)
+    assert set(states) == {"damaged"}

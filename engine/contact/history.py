@@ -5,13 +5,15 @@ spring (seed 000 eq. 43, engine.contact.laws.tangential_stretch) and the bond ro
 contact (engine.contact.bonds) carry on. A contact is found again by its key, a splitmix64 hash of
 its block pair and feature id (``contact_keys``), through an open-addressing hash index
 (``key_index``); a contact whose feature id changed takes over the nearest vanished contact of
-its block pair (``gather_history``). The bookkeeping runs in numba kernels.
+its block pair, and a point cut into a joint that has none shares its nearest neighbour's
+(``gather_history``). The bookkeeping runs in numba kernels.
 """
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+from extrados.engine.collision.feature_id import is_edge_point
 from extrados.engine.contact.bonds import BOND_COLUMNS
 from extrados.engine.tolerance import TOL
 
@@ -165,7 +167,7 @@ def nearest_unused(memory, used, pair, point, reach):
 
 
 @njit(cache=True)
-def gather_history(memory, keys, pair, point, reach):
+def gather_history(memory, keys, pair, point, reach, shared_reach):
     """Rows of the previous step's impulses and stretches for the current contacts.
 
     A contact takes the row of its key (same block pair and feature id). A contact whose key
@@ -173,6 +175,10 @@ def gather_history(memory, keys, pair, point, reach):
     other contact took: the feature id of a corner changes when the separating-axis test swaps
     the reference and incident faces, or when a clipped corner passes from one line to
     another, but the corner itself is where it was, and its tangential spring must not reset.
+    A contact still without a row then shares the row of the nearest previous contact of its
+    pair within ``shared_reach``, taken or not: a joint cut into points (engine.deformable.
+    joint_points) gains a point when a sliding edge grows past a whole number of spacings, and
+    that point stands on mortar whose state its neighbours carry, not on a new, dry joint.
 
     Parameters
     ----------
@@ -180,6 +186,8 @@ def gather_history(memory, keys, pair, point, reach):
     keys, pair : (n_c,) int64, contact and pair keys of the current contacts
     point : (n_c, 3) float64, m
     reach : (n_c,) float64, m, farthest a previous contact may lie to pass its history on
+    shared_reach : (n_c,) float64, m, farthest a previous contact may lie to share its history
+        (zero: none; the contact spacing of cut points, `contact_history`)
 
     Returns
     -------
@@ -199,6 +207,10 @@ def gather_history(memory, keys, pair, point, reach):
             source[i] = nearest_unused(memory, used, pair[i], point[i], reach[i])
             if source[i] >= 0:
                 used[source[i]] = True
+    none_used = np.zeros(memory.keys.shape[0], np.bool_)
+    for i in range(keys.shape[0]):
+        if source[i] < 0 and shared_reach[i] > 0.0:
+            source[i] = nearest_unused(memory, none_used, pair[i], point[i], shared_reach[i])
         if source[i] >= 0:
             for k in range(3):
                 gamma0[i, k] = memory.impulse[source[i], k]
@@ -215,7 +227,7 @@ def history_reach(body_a, body_b, radius):
     return reach
 
 
-def contact_history(mechanics, memory, contacts, impulse_guess=None):
+def contact_history(mechanics, memory, contacts, impulse_guess=None, spacing=None):
     """The keys of the current contacts and what they take over from ``memory`` (``gather_history``).
 
     Parameters
@@ -226,6 +238,10 @@ def contact_history(mechanics, memory, contacts, impulse_guess=None):
     impulse_guess : (n_c, 3) float64, optional
         N s, impulses to start from instead of the memory's, in the order of ``contacts``; they come
         with no tangential stretch and no contact takes over a previous row.
+    spacing : (n_blocks,) float64, optional
+        m, the blocks' contact spacing (Model.contact_spacing, inf where none): a point cut into a
+        joint shares the history of its pair's nearest previous contact within the smaller spacing
+        of its two blocks when it has neither key nor vanished neighbour.
 
     Returns
     -------
@@ -238,7 +254,12 @@ def contact_history(mechanics, memory, contacts, impulse_guess=None):
         return ContactHistory(keys, pair, impulse_guess, np.zeros((contacts.n_contacts, 3)),
                               np.full(contacts.n_contacts, -1, np.int64))
     reach = history_reach(body_a, body_b, mechanics.polyhedra.radius)
-    return ContactHistory(keys, pair, *gather_history(memory, keys, pair, np.ascontiguousarray(contacts.point), reach))
+    shared_reach = np.zeros(contacts.n_contacts)
+    if spacing is not None:
+        cut = is_edge_point(contacts.feature_id)
+        shared_reach[cut] = np.minimum(spacing[body_a[cut]], spacing[body_b[cut]])
+    return ContactHistory(keys, pair, *gather_history(memory, keys, pair, np.ascontiguousarray(contacts.point), reach,
+                                                      shared_reach))
 
 
 def remember_contacts(history, contacts, impulse, stretch, bond_rows):
