@@ -37,11 +37,12 @@ ones cannot), and the damaged bonds gather along the loaded diagonal. 4-10 minut
 in bending, 273.6 kN at 1.148 mm (18 min, 24 min for the finer mesh, both runs side by side on 2 cores).
 ``--contact-spacing`` cuts the joints into contact points that far apart (engine.deformable.joint_points), as
 seed 004's mesh-size study refines them with the mesh; its cost is in benchmarks/deformable_joint_points.py
-(about six times a step at 0.08 m, a hundred times at 0.035 m). Set 1 at 0.08 m, about the default mesh size
+(about three times a step at 0.08 m, fifty times at 0.035 m). Set 1 at 0.08 m, about the default mesh size
 (1,290 contact points instead of 648): a linear branch to 218.4 kN at 0.896 mm (0.84 of the paper's 260 kN;
 the joints' corners alone 233.6 kN), tau / sigma 2.01 at the centre's bed joints, a brittle drop to 75 kN by
 1.0 mm, the first broken points at the centre on the loaded diagonal by 1.5 mm (750 steps, 60 min beside the
-test suite on 2 cores). The study over finer meshes and spacings (seed 004 figs. 17-23) has not been run.
+test suite on 2 cores). Seed 004's study over finer meshes and contact spacings, the laws' levels and half bricks
+(figs. 17-23) runs on a smaller, thin panel: examples/seed004_mesh_study.py.
 
 Writes OUT/force_displacement.png (force against displacement, both sets),
 OUT/broken_contacts.png (the mortar contact points of each set at its peak and at the end of the
@@ -183,11 +184,23 @@ def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel, deform
     Returns
     -------
     dict
+        `run_panel`'s figures.
+    """
+    return run_panel(panel_model(mortar_set, speed, panel, deformable), speed, h, max_displacement, stop_fraction)
+
+
+def run_panel(model, speed, h, max_displacement, stop_fraction, report=None):
+    """Drive the loading shoe of a `panel` generator's ``model`` at ``speed`` (m/s, its document's support motion)
+    in steps of ``h`` s up to ``max_displacement`` (m), stopping once the force is below ``stop_fraction`` of its
+    (first) peak; ``report(k, displacement, force)`` after every step when given.
+
+    Returns
+    -------
+    dict
         displacement (n,) m, force (n,) N, kinetic (n,) J, work (n,) J, bond snapshots (`bond_snapshot`)
         at the peak and at the last step, the solver's unconverged steps and largest residual, the
         largest kinetic energy over the work done, what stopped the run and its runtime in s.
     """
-    model = panel_model(mortar_set, speed, panel, deformable)
     mech = model.mechanics
     state = State.initial(mech)
     actuator = np.isin(np.array(model.block_ids), ACTUATOR_IDS)
@@ -206,6 +219,8 @@ def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel, deform
         force[k] = diagonal_force(outcome, actuator, h)
         kinetic[k] = kinetic_energy(mech, state.rotation_matrices(), outcome.velocity)
         work[k] = (work[k - 1] if k else 0.0) + force[k] * speed * h
+        if report is not None:
+            report(k, displacement[k], force[k])
         if not passed and (peak is None or force[k] >= peak["force"]):
             peak = bond_snapshot(model, outcome, k, force[k], displacement[k])
             peak["centre"] = centre_bed_joint_stresses(outcome, h, centre)

@@ -1,0 +1,245 @@
+"""Seed 004 sec. 5.2.1-5.2.2 on a small panel: the mesh size (fig. 17), the cohesive laws' levels (figs. 18-21)
+and half bricks (figs. 22-23) in diagonal compression.
+
+The paper runs its 2-D panel in LMGC90 with deformable blocks meshed 1 / l_c elements a block side and two contact
+points on every element edge of a joint. With 3-D tetrahedra on 2 cores the specimen here is smaller and thin:
+
+* a 420 x 420 mm running-bond panel of the paper's 210 x 60 mm blocks (2 a course, 7 courses: 17 blocks) laid by
+  the `panel` generator between its loading shoes (75 mm each, the paper's 150 mm scaled with the panel); half
+  bricks are 105 x 60 mm (4 a course: 31 blocks);
+* 10 mm thick, so that every joint holds two rows of contact points through the thickness at each l_c, as the
+  2-D model's joint is a line: the fields are plane stress and each force is in proportion to the thickness
+  (the JSON gives the thin panel's kN and those per 100 mm, the paper's thickness);
+* l_c: the element size is l_c times the block's length (the paper's 1 / l_c elements a side) and the joints are
+  cut into contact points half as far apart (engine.deformable.joint_points; two a element edge);
+* joints: seed 004 Table 1 (mode I) and Table 2 (mode II), friction 0.7 (sec. 4.2.2), the "medium" laws; "low"
+  and "high" scale each mode's strength and energy by 0.5 and 1.5 and keep its stiffness K0 and its ultimate
+  opening (fig. 18); blocks E = 8.26 GPa, nu = 0.2 (Table 4), 10-node tetrahedra.
+
+Studies (``--study``): ``mesh`` runs the medium laws at each ``--lc`` (fig. 17: the paper's curves converge for
+l_c <= 0.1); ``laws`` runs the nine combinations of ``--mode-i`` and ``--mode-ii`` levels at the first ``--lc``
+(fig. 19: the plateau's load and length grow with the mode II level, the mode I level barely matters); ``half``
+the same on half bricks (fig. 22: a longer plateau at a lower load). Each run drives the loading shoe as
+examples/diagonal_compression.py does (displacement control, steps of ``--time-step`` at ``--speed``) until the
+force falls below ``--stop-fraction`` of its peak or the shoe has travelled ``--max-displacement``. The steps are
+0.1 ms at 20 mm/s (2 um a step, as the example's 1 ms at 2 mm/s): the joints' stiffness K0 against the blocks'
+small masses makes the contact problem's condition grow as h^2 K0 A / m, and at 1 ms SPG does not reach its
+tolerance in 20,000 iterations on this panel where at 0.1 ms it needs a few hundred; the loading stays slow next
+to the panel's wave transit (0.6 m at sqrt(E / rho) = 2.6 km/s: 0.23 ms) and the JSON gives the kinetic energy
+over the work done.
+
+Writes OUT/STUDY.json (per run: peak, displacement at the peak, where the force first falls below 0.85 of the
+peak, bonds at the peak, cost, curve), OUT/STUDY_force.png (force per 100 mm against displacement) and
+OUT/STUDY_bonds.png (each run's mortar contact points at its peak: intact, damaged, broken).
+
+    .venv/bin/python examples/seed004_mesh_study.py [--study mesh|laws|half] [--lc 0.5 0.2 0.1]
+        [--mode-i low medium high] [--mode-ii low medium high] [--thickness 0.01] [--speed 2e-2]
+        [--time-step 1e-4] [--max-displacement 2e-3] [--stop-fraction 0.3] [--out out/seed004_mesh_study]
+"""
+import argparse
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from extrados import Model  # noqa: E402
+from extrados.engine.generators import generate  # noqa: E402
+from extrados.engine.generators.panel import MORTAR_JOINT  # noqa: E402
+
+from diagonal_compression import PAPER_BLOCK_POISSON, PEAK_DROP, block_outlines, draw_bonds, run_panel  # noqa: E402
+
+#: Seed 004 Table 1 (mode I) and Table 2 (mode II); energy_ratio 0.5 splits the softening as Table 4 does.
+TABLE_1_MODE_I = {"stiffness": 1.5e11, "strength": 4.0e4, "energy": 0.79, "energy_ratio": 0.5,
+                  "ultimate_opening": 1.4e-4}
+TABLE_2_MODE_II = {"stiffness": 5.8e10, "strength": 1.1e5, "energy": 34.0, "energy_ratio": 0.5,
+                   "ultimate_opening": 2.51e-3}
+#: Friction of the failed joint (sec. 4.2.2, fig. 11).
+FRICTION = 0.7
+#: Fig. 18: strength and cohesive energy scaled by these factors, K0 kept.
+LEVELS = {"low": 0.5, "medium": 1.0, "high": 1.5}
+#: Table 4's blocks.
+BLOCK_MODULUS = 8.26e9
+#: m: the small specimen (module docstring).
+PANEL_SIDE = 0.42
+BLOCK_LENGTH = {"mesh": 0.21, "laws": 0.21, "half": 0.105}
+BLOCK_HEIGHT = 0.06
+SHOE_LENGTH = 0.075
+#: m: the elastic branch's secant stiffness is read at this displacement of the shoe (every run is elastic there).
+ELASTIC_DISPLACEMENT = 0.02e-3
+#: m: the cohesive plateau ends by this displacement on the small panel; past it the split panel wedges between its
+#: shoes and friction carries a rising force (module docstring), so the plateau's load is the largest force up to it.
+COHESIVE_WINDOW = 0.3e-3
+#: Steps between two progress lines.
+PROGRESS_STEPS = 100
+#: m, the paper's panel thickness, to which forces are scaled for comparison.
+PAPER_THICKNESS = 0.1
+
+
+def scaled_mode(mode, level):
+    """A cohesive mode with its strength and energy scaled by LEVELS[level], its K0 and ultimate opening kept."""
+    factor = LEVELS[level]
+    return dict(mode, strength=mode["strength"] * factor, energy=mode["energy"] * factor)
+
+
+def study_joint(mode_i="medium", mode_ii="medium"):
+    """The cohesive joint of Tables 1-2 at the given levels of mode I and mode II (fig. 18)."""
+    return {"law": "cohesive", "friction": FRICTION, "mode_I": scaled_mode(TABLE_1_MODE_I, mode_i),
+            "mode_II": scaled_mode(TABLE_2_MODE_II, mode_ii)}
+
+
+def deformable_field(lc, block_length):
+    """The blocks' ``deformable`` field at l_c: elements l_c block lengths, contact points half as far apart."""
+    size = lc * block_length
+    return {"E": BLOCK_MODULUS, "nu": PAPER_BLOCK_POISSON, "element": "tet10", "mesh_size": size,
+            "contact_spacing": size / 2.0}
+
+
+def study_model(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium"):
+    """The Model of `study_document`."""
+    return Model.from_dict(study_document(lc, block_length, thickness, speed, mode_i, mode_ii))
+
+
+def study_document(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium"):
+    """The small panel (module docstring) with the joints of `study_joint` and deformable blocks at ``lc``."""
+    document = generate("panel", width=PANEL_SIDE, height=PANEL_SIDE, thickness=thickness,
+                        block_length=block_length, block_height=BLOCK_HEIGHT, shoe_length=SHOE_LENGTH,
+                        friction=FRICTION, loading_speed=speed)
+    document["joints"][MORTAR_JOINT] = study_joint(mode_i, mode_ii)
+    for material in document["materials"].values():
+        material["deformable"] = deformable_field(lc, block_length)
+    return document
+
+
+def softening_start(displacement, force, peak_force):
+    """m, the first displacement past the peak at which the force falls below PEAK_DROP of it (None: never)."""
+    at_peak = int(np.argmax(force >= peak_force))
+    below = np.nonzero(force[at_peak:] < PEAK_DROP * peak_force)[0]
+    return float(displacement[at_peak + below[0]]) if len(below) else None
+
+
+def curve_figures(displacement, force):
+    """N and N/m: the largest force up to COHESIVE_WINDOW (the plateau's load) and the secant stiffness at
+    ELASTIC_DISPLACEMENT, from a run's displacement (m) and force (N) curves."""
+    plateau = float(force[displacement <= COHESIVE_WINDOW * (1 + 1e-9)].max())
+    return plateau, float(np.interp(ELASTIC_DISPLACEMENT, displacement, force) / ELASTIC_DISPLACEMENT)
+
+
+def bond_counts(states):
+    """{state: count} of a snapshot's mortar contact points ('' for points that never bonded)."""
+    names, counts = np.unique(states, return_counts=True)
+    return dict(zip(names.tolist(), counts.tolist()))
+
+
+def summary(run, model, thickness):
+    """The JSON entry of one run."""
+    peak = run["peak"]
+    per_paper = PAPER_THICKNESS / thickness
+    end = softening_start(run["displacement"], run["force"], peak["force"])
+    plateau, stiffness = curve_figures(run["displacement"], run["force"])
+    return {"plateau_force_per_100mm_kN": 1e-3 * plateau * per_paper,
+            "initial_stiffness_per_100mm_kN_per_mm": 1e-6 * stiffness * per_paper,
+            "peak_force_kN": 1e-3 * peak["force"], "peak_force_per_100mm_kN": 1e-3 * peak["force"] * per_paper,
+            "displacement_at_peak_mm": 1e3 * peak["displacement"], "peak_passed": run["peak_passed"],
+            "force_below_0.85_peak_at_mm": None if end is None else 1e3 * end,
+            "bonds_at_peak": bond_counts(peak["states"]),
+            "bonds_at_end": bond_counts(run["last"]["states"]),
+            "blocks": int((~model.mechanics.is_support).sum()),
+            "tetrahedra": sum(len(body.mesh.tetrahedra) for body in model.elastic_bodies.values()),
+            "steps": int(len(run["force"])), "runtime_s": run["runtime"], "stopped_by": run["stopped_by"],
+            "unconverged_steps": run["unconverged_steps"], "largest_residual": run["largest_residual"],
+            "max_kinetic_over_work": run["kinetic_over_work"],
+            "displacement_mm": (1e3 * run["displacement"]).tolist(),
+            "force_per_100mm_kN": (1e-3 * per_paper * run["force"]).tolist()}
+
+
+def progress(label, k, displacement, force):
+    """Print a run's force every PROGRESS_STEPS steps."""
+    if (k + 1) % PROGRESS_STEPS == 0:
+        print(f"  {label}: step {k + 1}, {1e3 * displacement:.3f} mm, {1e-3 * force:.3f} kN", flush=True)
+
+
+def study_runs(args):
+    """(label, lc, mode I level, mode II level) of every run the study asks for."""
+    if args.study == "mesh":
+        return [(f"l_c = {lc:g}", lc, "medium", "medium") for lc in args.lc]
+    return [(f"mode I {one}, mode II {two}", args.lc[0], one, two) for one in args.mode_i for two in args.mode_ii]
+
+
+def plot(entries, path, title):
+    """Force per 100 mm against displacement, one line per run."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for label, entry in entries.items():
+        ax.plot(entry["displacement_mm"], entry["force_per_100mm_kN"], label=label)
+    ax.set_xlabel("diagonal displacement of the loading shoe (mm)")
+    ax.set_ylabel("diagonal force per 100 mm of thickness (kN)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=150)
+    plt.close(fig)
+
+
+def plot_bonds(snapshots, outlines, path):
+    """The panel with its mortar contact points by bond state at each run's peak (figs. 21 and 23)."""
+    columns = min(3, len(snapshots))
+    rows = -(-len(snapshots) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 4.4 * rows), squeeze=False)
+    for ax, (label, snapshot) in zip(axes.ravel(), snapshots.items()):
+        draw_bonds(ax, outlines, snapshot)
+        ax.set_title(f"{label}: at the peak, {1e3 * snapshot['displacement']:.3f} mm", fontsize=8)
+    for ax in axes.ravel()[len(snapshots):]:
+        ax.axis("off")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--study", default="mesh", choices=sorted(BLOCK_LENGTH), help="which study to run")
+    parser.add_argument("--lc", type=float, nargs="+", default=[0.5, 0.2, 0.1],
+                        help="l_c values (elements a block side = 1 / l_c); laws and half use the first")
+    parser.add_argument("--mode-i", nargs="+", default=list(LEVELS), choices=list(LEVELS), help="mode I levels")
+    parser.add_argument("--mode-ii", nargs="+", default=list(LEVELS), choices=list(LEVELS), help="mode II levels")
+    parser.add_argument("--thickness", type=float, default=0.01, help="panel thickness (m)")
+    parser.add_argument("--speed", type=float, default=2e-2, help="speed of the loading shoe (m/s)")
+    parser.add_argument("--time-step", type=float, default=1e-4, help="time step h (s)")
+    parser.add_argument("--max-displacement", type=float, default=2e-3, help="largest diagonal displacement (m)")
+    parser.add_argument("--stop-fraction", type=float, default=0.3,
+                        help="stop once the force falls below this fraction of its peak")
+    parser.add_argument("--out", default="out/seed004_mesh_study", help="output folder")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    block_length = BLOCK_LENGTH[args.study]
+    entries, snapshots = {}, {}
+    for label, lc, mode_i, mode_ii in study_runs(args):
+        document = study_document(lc, block_length, args.thickness, args.speed, mode_i, mode_ii)
+        model = Model.from_dict(document)
+        run = run_panel(model, args.speed, args.time_step, args.max_displacement, args.stop_fraction,
+                        lambda k, displacement, force: progress(label, k, displacement, force))
+        entries[label] = dict(summary(run, model, args.thickness), lc=lc, mode_I=mode_i, mode_II=mode_ii)
+        entry, snapshots[label] = entries[label], run["peak"]
+        print(f"{label}: {entry['tetrahedra']} tetrahedra; per 100 mm: plateau "
+              f"{entry['plateau_force_per_100mm_kN']:.2f} kN, initial stiffness "
+              f"{entry['initial_stiffness_per_100mm_kN_per_mm']:.0f} kN/mm, first peak "
+              f"{entry['peak_force_per_100mm_kN']:.2f} kN at {entry['displacement_at_peak_mm']:.3f} mm; "
+              f"{entry['steps']} steps in {entry['runtime_s']:.0f} s "
+              f"({entry['stopped_by']}); {entry['unconverged_steps']} unconverged", flush=True)
+        record = {"study": args.study, "panel_side_m": PANEL_SIDE, "block_length_m": block_length,
+                    "block_height_m": BLOCK_HEIGHT, "thickness_m": args.thickness, "speed_m_per_s": args.speed,
+                    "time_step_s": args.time_step, "runs": entries}
+        (out / f"{args.study}.json").write_text(json.dumps(record, indent=1))
+    plot(entries, out / f"{args.study}_force.png",
+         f"seed 004 {'fig. 17' if args.study == 'mesh' else 'fig. 19' if args.study == 'laws' else 'fig. 22'}: "
+         f"{PANEL_SIDE * 1e3:g} mm panel of {block_length * 1e3:g} x {BLOCK_HEIGHT * 1e3:g} mm blocks")
+    plot_bonds(snapshots, block_outlines(document), out / f"{args.study}_bonds.png")
+
+
+if __name__ == "__main__":
+    main()
