@@ -58,7 +58,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from extrados import Model  # noqa: E402
+from extrados import Model, ModelError  # noqa: E402
 from extrados.engine.generators import generate  # noqa: E402
 from extrados.engine.generators.panel import MORTAR_JOINT  # noqa: E402
 
@@ -211,17 +211,25 @@ def plot_bonds(snapshots, outlines, path):
     plt.close(fig)
 
 
+def positive(text):
+    """argparse type: a finite float above zero."""
+    value = float(text)
+    if not np.isfinite(value) or value <= 0.0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", default="mesh", choices=sorted(BLOCK_LENGTH), help="which study to run")
-    parser.add_argument("--lc", type=float, nargs="+", default=[0.5, 0.2, 0.1],
+    parser.add_argument("--lc", type=positive, nargs="+", default=[0.5, 0.2, 0.1],
                         help="l_c values (elements a block side = 1 / l_c); laws and half use the first")
     parser.add_argument("--mode-i", nargs="+", default=list(LEVELS), choices=list(LEVELS), help="mode I levels")
     parser.add_argument("--mode-ii", nargs="+", default=list(LEVELS), choices=list(LEVELS), help="mode II levels")
-    parser.add_argument("--thickness", type=float, default=0.01, help="panel thickness (m)")
-    parser.add_argument("--speed", type=float, default=2e-2, help="speed of the loading shoe (m/s)")
-    parser.add_argument("--time-step", type=float, default=1e-4, help="time step h (s)")
-    parser.add_argument("--max-displacement", type=float, default=5e-4, help="largest diagonal displacement (m)")
+    parser.add_argument("--thickness", type=positive, default=0.01, help="panel thickness (m)")
+    parser.add_argument("--speed", type=positive, default=2e-2, help="speed of the loading shoe (m/s)")
+    parser.add_argument("--time-step", type=positive, default=1e-4, help="time step h (s)")
+    parser.add_argument("--max-displacement", type=positive, default=5e-4, help="largest diagonal displacement (m)")
     parser.add_argument("--stop-fraction", type=float, default=0.3,
                         help="stop once the force falls below this fraction of its peak")
     parser.add_argument("--out", default="out/seed004_mesh_study", help="output folder")
@@ -231,8 +239,11 @@ def main():
     block_length = BLOCK_LENGTH[args.study]
     entries, snapshots = {}, {}
     for label, lc, mode_i, mode_ii in study_runs(args):
-        document = study_document(lc, block_length, args.thickness, args.speed, mode_i, mode_ii)
-        model = Model.from_dict(document)
+        try:
+            document = study_document(lc, block_length, args.thickness, args.speed, mode_i, mode_ii)
+            model = Model.from_dict(document)
+        except (ModelError, ValueError) as error:
+            parser.error(f"{label}: {error}")
         run = run_panel(model, args.speed, args.time_step, args.max_displacement, args.stop_fraction,
                         lambda k, displacement, force: progress(label, k, displacement, force))
         entries[label] = dict(summary(run, model, args.thickness), lc=lc, mode_I=mode_i, mode_II=mode_ii)
@@ -244,8 +255,8 @@ def main():
               f"{entry['steps']} steps in {entry['runtime_s']:.0f} s "
               f"({entry['stopped_by']}); {entry['unconverged_steps']} unconverged", flush=True)
         record = {"study": args.study, "panel_side_m": PANEL_SIDE, "block_length_m": block_length,
-                    "block_height_m": BLOCK_HEIGHT, "thickness_m": args.thickness, "speed_m_per_s": args.speed,
-                    "time_step_s": args.time_step, "runs": entries}
+                  "block_height_m": BLOCK_HEIGHT, "thickness_m": args.thickness, "speed_m_per_s": args.speed,
+                  "time_step_s": args.time_step, "runs": entries}
         (out / f"{args.study}.json").write_text(json.dumps(record, indent=1))
     plot(entries, out / f"{args.study}_force.png",
          f"seed 004 {'fig. 17' if args.study == 'mesh' else 'fig. 19' if args.study == 'laws' else 'fig. 22'}: "
