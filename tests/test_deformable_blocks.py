@@ -9,6 +9,7 @@ import pytest
 
 from extrados import Model, ModelError, analyze, generators
 from extrados.engine.analysis.static import solve_static
+from extrados.engine.deformable.body import Flexibility
 from extrados.engine.deformable.elasticity import element_stresses
 from extrados.engine.geometry.quaternion import quat_to_matrices
 from extrados.engine.pipeline import SolverSettings, StepSettings, solve_step, step
@@ -320,6 +321,27 @@ def test_flexible_problem_adds_its_blocks_to_every_operator():
         assert scale[i] == pytest.approx(np.trace(blocks[i]) / 3)
     assert np.all(problem.row_sums().ravel() >= np.abs(dense).sum(axis=1) * (1 - 1e-12))
 
+
+
+@pytest.mark.parametrize("static", [False, True])
+def test_condensed_flexibility_solves_each_column_once_and_matches_the_direct_product(compressed, static):
+    """W = H G H^T from G's kept columns equals H (G H^T) solved at once, as contacts move from face to face;
+    columns are solved only for dofs not touched before."""
+    model, _ = compressed
+    body = model.elastic_bodies[1]
+    flexibility = Flexibility(body.flexibility(1e-3, static=static).solve, body.boundary_dofs, 3 * body.n_nodes)
+    rng = np.random.default_rng(5)
+    b = len(body.boundary_dofs)
+    dense = flexibility.solve(np.eye(body.n_nodes * 3)[:, body.boundary_dofs])[body.boundary_dofs]   # G (3b, 3b)
+    solved = []
+    original = flexibility.solve
+    flexibility.solve = lambda impulse: solved.append(impulse.shape[1]) or original(impulse)
+    for columns in (np.arange(0, b // 2), np.arange(b // 4, 3 * b // 4), np.arange(0, b // 2)):
+        contact_map = np.zeros((12, b))
+        contact_map[:, columns] = rng.normal(size=(12, len(columns)))
+        direct = contact_map @ dense @ contact_map.T
+        assert np.allclose(flexibility.condensed(contact_map), direct, rtol=1e-9, atol=1e-12 * np.abs(direct).max())
+    assert solved == [b // 2, 3 * b // 4 - b // 2]
 
 # --- where contacts sit on the mesh ---------------------------------------------------------------------------
 @pytest.mark.parametrize("element", ["tet4", "tet10"])

@@ -53,30 +53,57 @@ def rigid_modes(nodes):
     return modes.reshape(3 * n, 6)
 
 
-#: A body keeps G restricted to its boundary nodes as a dense matrix when they have at most this many degrees
-#: of freedom (2.9 MB); a larger one condenses its contacts' flexibility by solves, step by step.
-DENSE_BOUNDARY = 600
+#: A Flexibility keeps G among the boundary dofs that contacts have touched, each column solved once; past this many
+#: dofs (72 MB) it starts again from the ones the current contacts touch.
+MOST_KNOWN_DOFS = 3000
 
 
 @dataclass
 class Flexibility:
-    """One factorisation of a body: the static compliance or the theta-method's (M + h^2 theta^2 K)."""
+    """One factorisation of a body: the static compliance or the theta-method's (M + h^2 theta^2 K).
+
+    G among the boundary dofs under contacts (``known``, positions in ``boundary_dofs``) is kept as a dense
+    block and grown column by column as contacts reach new faces: a step whose contacts stay on the same
+    faces condenses its flexibility by sparse products alone, whatever their frames or weights."""
 
     solve: object              # callable (3n, k) -> (3n, k): G applied to nodal impulses, body frame
     boundary_dofs: np.ndarray  # (3 b,) the boundary nodes' degrees of freedom
     n_dofs: int                # 3 n
-    boundary: np.ndarray = None  # (3 b, 3 b) float64, G restricted to them; None for a large body
+    known: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (m,) sorted positions
+    block: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))       # (m, m) G among them
 
     def condensed(self, contact_map):
         """H G H^T (3k, 3k) of a map H (3k, 3b) from the boundary nodes' velocities to k contacts' (eq. 11)."""
-        if self.boundary is not None:
-            touched = np.flatnonzero(np.any(contact_map != 0.0, axis=0))          # the faces' dofs under contacts
-            part = contact_map[:, touched]
-            return part @ self.boundary[np.ix_(touched, touched)] @ part.T
-        impulse = np.zeros((self.n_dofs, contact_map.shape[0]))
-        impulse[self.boundary_dofs] = contact_map.T
-        block = contact_map @ self.solve(impulse)[self.boundary_dofs]
+        touched = np.flatnonzero(np.any(contact_map != 0.0, axis=0))              # the faces' dofs under contacts
+        part = sparse.csr_matrix(contact_map[:, touched])
+        spread = part @ self.among(touched)                                       # (3k, t) H G
+        block = np.asarray((part @ spread.T).T)                                   # H G H^T, G symmetric
         return 0.5 * (block + block.T)
+
+    def among(self, positions):
+        """(t, t) G among the boundary dofs at ``positions`` (sorted, unique), solving only unknown columns."""
+        if len(np.union1d(self.known, positions)) > MOST_KNOWN_DOFS:
+            self.known, self.block = np.zeros(0, np.int64), np.zeros((0, 0))
+        missing = np.setdiff1d(positions, self.known)
+        if len(missing):
+            self._add_columns(missing)
+        index = np.searchsorted(self.known, positions)
+        return self.block[np.ix_(index, index)]
+
+    def _add_columns(self, missing):
+        """Grow ``block`` by G's columns at the boundary positions ``missing`` (one multi-column solve)."""
+        impulse = np.zeros((self.n_dofs, len(missing)))
+        impulse[self.boundary_dofs[missing], np.arange(len(missing))] = 1.0
+        columns = self.solve(impulse)                                              # (3n, m)
+        known = np.union1d(self.known, missing)
+        old, new = np.searchsorted(known, self.known), np.searchsorted(known, missing)
+        block = np.empty((len(known), len(known)))
+        block[np.ix_(old, old)] = self.block
+        cross = columns[self.boundary_dofs[self.known]]                            # G[old, new]
+        block[np.ix_(old, new)], block[np.ix_(new, old)] = cross, cross.T
+        own = columns[self.boundary_dofs[missing]]
+        block[np.ix_(new, new)] = 0.5 * (own + own.T)
+        self.known, self.block = known, block
 
 
 @dataclass
@@ -121,7 +148,7 @@ class ElasticBody:
 
         def solve(impulse):
             return factor.solve(impulse) - self.rigid_part(impulse)
-        return self._restricted(solve)
+        return Flexibility(solve, self.boundary_dofs, 3 * self.n_nodes)
 
     def _static(self):
         coupling = self.mass[:, None] * self.modes                                 # M Phi (3n, 6)
@@ -133,17 +160,7 @@ class ElasticBody:
         def solve(impulse):
             padded = np.vstack([impulse, np.zeros((6, impulse.shape[1]))])
             return factor.solve(padded)[:n]
-        return self._restricted(solve)
-
-    def _restricted(self, solve):
-        """The Flexibility of ``solve``, with G on the boundary as a dense matrix when it is small enough."""
-        flexibility = Flexibility(solve, self.boundary_dofs, 3 * self.n_nodes)
-        if len(self.boundary_dofs) <= DENSE_BOUNDARY:
-            unit = np.zeros((3 * self.n_nodes, len(self.boundary_dofs)))
-            unit[self.boundary_dofs, np.arange(len(self.boundary_dofs))] = 1.0
-            block = solve(unit)[self.boundary_dofs]
-            flexibility.boundary = 0.5 * (block + block.T)
-        return flexibility
+        return Flexibility(solve, self.boundary_dofs, 3 * self.n_nodes)
 
     def free_velocity(self, displacement, velocity, h):
         """v_e of the step without contact impulses (3n,), body frame (seed 001 eq. 9 with R = 0)."""
