@@ -189,6 +189,30 @@ def run_set(mortar_set, speed, h, max_displacement, stop_fraction, panel, deform
     return run_panel(panel_model(mortar_set, speed, panel, deformable), speed, h, max_displacement, stop_fraction)
 
 
+class PeakWatch:
+    """Follows a force curve step by step for its peak, the largest force before the force first falls below
+    PEAK_DROP of the largest so far, and the end of the peak's plateau, the last step before that fall (seed 004
+    figs. 21 and 23 map the broken contacts there, "just before panel failure"); each kept with the snapshot
+    of its step."""
+
+    def __init__(self):
+        self.peak = None            # the snapshot of the peak's step
+        self.plateau_end = None     # the snapshot of the last step before the fall; None until it falls
+        self.passed = False         # whether the force has fallen past the peak
+        self._latest = None         # the snapshot of the latest step before the fall
+
+    def update(self, force, snapshot):
+        """Take a step's ``force``; ``snapshot()`` builds its record and is called only while it may be kept."""
+        if self.passed:
+            return
+        if self.peak is not None and force < PEAK_DROP * self.peak["force"]:
+            self.passed, self.plateau_end = True, self._latest
+            return
+        self._latest = snapshot()
+        if self.peak is None or force >= self.peak["force"]:
+            self.peak = self._latest
+
+
 def run_panel(model, speed, h, max_displacement, stop_fraction, report=None):
     """Drive the loading shoe of a `panel` generator's ``model`` at ``speed`` (m/s, its document's support motion)
     in steps of ``h`` s up to ``max_displacement`` (m), stopping once the force is below ``stop_fraction`` of its
@@ -198,7 +222,8 @@ def run_panel(model, speed, h, max_displacement, stop_fraction, report=None):
     -------
     dict
         displacement (n,) m, force (n,) N, kinetic (n,) J, work (n,) J, bond snapshots (`bond_snapshot`)
-        at the peak and at the last step, the solver's unconverged steps and largest residual, the
+        at the peak, at the end of its plateau (`PeakWatch`; None while the force has not fallen) and at the
+        last step, the solver's unconverged steps and largest residual, the
         largest kinetic energy over the work done, what stopped the run and its runtime in s.
     """
     mech = model.mechanics
@@ -209,7 +234,7 @@ def run_panel(model, speed, h, max_displacement, stop_fraction, report=None):
     steps = max(1, round(max_displacement / (speed * h)))
     displacement, force = np.zeros(steps), np.zeros(steps)
     kinetic, work = np.zeros(steps), np.zeros(steps)
-    peak, passed, unconverged, residual, stopped_by = None, False, 0, 0.0, "max displacement"
+    watch, unconverged, residual, stopped_by = PeakWatch(), 0, 0.0, "max displacement"
     started = time.perf_counter()
     for k in range(steps):
         outcome = step(model, state, settings)
@@ -221,17 +246,16 @@ def run_panel(model, speed, h, max_displacement, stop_fraction, report=None):
         work[k] = (work[k - 1] if k else 0.0) + force[k] * speed * h
         if report is not None:
             report(k, displacement[k], force[k])
-        if not passed and (peak is None or force[k] >= peak["force"]):
-            peak = bond_snapshot(model, outcome, k, force[k], displacement[k])
-            peak["centre"] = centre_bed_joint_stresses(outcome, h, centre)
-        passed = passed or force[k] < PEAK_DROP * peak["force"]
-        if force[k] < stop_fraction * peak["force"]:
+        watch.update(force[k], lambda: dict(bond_snapshot(model, outcome, k, force[k], displacement[k]),
+                                            centre=centre_bed_joint_stresses(outcome, h, centre)))
+        if force[k] < stop_fraction * watch.peak["force"]:
             stopped_by, steps = f"force below {stop_fraction:g} of the peak", k + 1
             break
     done = slice(0, steps)
     return {"displacement": displacement[done], "force": force[done], "kinetic": kinetic[done], "work": work[done],
-            "peak": peak, "last": bond_snapshot(model, outcome, steps - 1, force[steps - 1], displacement[steps - 1]),
-            "peak_passed": bool(passed), "unconverged_steps": int(unconverged), "largest_residual": float(residual),
+            "peak": watch.peak, "plateau_end": watch.plateau_end,
+            "last": bond_snapshot(model, outcome, steps - 1, force[steps - 1], displacement[steps - 1]),
+            "peak_passed": watch.passed, "unconverged_steps": int(unconverged), "largest_residual": float(residual),
             "stopped_by": stopped_by,
             "kinetic_over_work": float(kinetic[done].max() / max(work[done][-1], np.finfo(float).tiny)),
             "runtime": time.perf_counter() - started}

@@ -43,9 +43,10 @@ same 42 mm elements): 5.49-6.54 / 8.78-10.25 / 12.23-13.86 kN, lower as in fig. 
 0.09-0.15 mm against 0.25-0.27 mm for whole bricks, where the paper's half-brick plateau is longer.
 
 Writes OUT/STUDY.json (per run: the plateau's load, the elastic secant at ELASTIC_DISPLACEMENT, the first peak and
-where the force first falls below 0.85 of it, bonds at the peak and at the end, cost, curve), OUT/STUDY_force.png
-(force per 100 mm against displacement) and OUT/STUDY_bonds.png (each run's mortar contact points at its peak:
-intact, damaged, broken).
+where the force first falls below 0.85 of it, bonds at the peak, at the end of the plateau (the step before that
+fall) and at the end of the run, cost, curve), OUT/STUDY_force.png (force per 100 mm against displacement) and
+OUT/STUDY_bonds.png (each run's mortar contact points at the end of its plateau, as figs. 21 and 23 draw them
+"just before panel failure", or at its peak where the force never fell: intact, damaged, broken).
 
     .venv/bin/python examples/seed004_mesh_study.py [--study mesh|laws|half] [--lc 0.5 0.2 0.1]
         [--mode-i low medium high] [--mode-ii low medium high] [--thickness 0.01] [--speed 2e-2]
@@ -161,6 +162,8 @@ def summary(run, model, thickness):
             "displacement_at_peak_mm": 1e3 * peak["displacement"], "peak_passed": run["peak_passed"],
             "force_below_0.85_peak_at_mm": None if end is None else 1e3 * end,
             "bonds_at_peak": bond_counts(peak["states"]),
+            "plateau_end_mm": None if run["plateau_end"] is None else 1e3 * run["plateau_end"]["displacement"],
+            "bonds_at_plateau_end": None if run["plateau_end"] is None else bond_counts(run["plateau_end"]["states"]),
             "bonds_at_end": bond_counts(run["last"]["states"]),
             "blocks": int((~model.mechanics.is_support).sum()),
             "tetrahedra": sum(len(body.mesh.tetrahedra) for body in model.elastic_bodies.values()),
@@ -199,14 +202,23 @@ def plot(entries, path, title):
     plt.close(fig)
 
 
+def failure_snapshot(run):
+    """(what, snapshot): a run's bonds at the end of its plateau, the last step before the force fell below
+    PEAK_DROP of its peak (figs. 21 and 23: "just before panel failure"), or at its peak if it never fell."""
+    if run["plateau_end"] is not None:
+        return "end of the plateau", run["plateau_end"]
+    return "at the peak", run["peak"]
+
+
 def plot_bonds(snapshots, outlines, path):
-    """The panel with its mortar contact points by bond state at each run's peak (figs. 21 and 23)."""
+    """The panel with its mortar contact points by bond state, each run's (what, snapshot) of `failure_snapshot`
+    (figs. 21 and 23)."""
     columns = min(3, len(snapshots))
     rows = -(-len(snapshots) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 4.4 * rows), squeeze=False)
-    for ax, (label, snapshot) in zip(axes.ravel(), snapshots.items()):
+    for ax, (label, (what, snapshot)) in zip(axes.ravel(), snapshots.items()):
         draw_bonds(ax, outlines, snapshot)
-        ax.set_title(f"{label}: at the peak, {1e3 * snapshot['displacement']:.3f} mm", fontsize=8)
+        ax.set_title(f"{label}: {what}, {1e3 * snapshot['displacement']:.3f} mm", fontsize=8)
     for ax in axes.ravel()[len(snapshots):]:
         ax.axis("off")
     fig.tight_layout()
@@ -250,7 +262,7 @@ def main():
         run = run_panel(model, args.speed, args.time_step, args.max_displacement, args.stop_fraction,
                         lambda k, displacement, force: progress(label, k, displacement, force))
         entries[label] = dict(summary(run, model, args.thickness), lc=lc, mode_I=mode_i, mode_II=mode_ii)
-        entry, snapshots[label] = entries[label], run["peak"]
+        entry, snapshots[label] = entries[label], failure_snapshot(run)
         print(f"{label}: {entry['tetrahedra']} tetrahedra; per 100 mm: plateau "
               f"{entry['plateau_force_per_100mm_kN']:.2f} kN, initial stiffness "
               f"{entry['initial_stiffness_per_100mm_kN_per_mm']:.0f} kN/mm, first peak "

@@ -11,6 +11,7 @@ from extrados.engine.pipeline import detect
 from extrados.engine.state import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+from diagonal_compression import PeakWatch  # noqa: E402
 from seed004_mesh_study import (LEVELS, TABLE_1_MODE_I, TABLE_2_MODE_II, curve_figures,  # noqa: E402
                                 scaled_mode, softening_start, study_joint, study_model)
 
@@ -62,6 +63,21 @@ def test_softening_start_is_the_first_drop_below_085_after_the_peak():
     assert softening_start(displacement[:6], force[:6], 10.0) is None
 
 
+def test_peak_watch_keeps_the_peak_and_the_last_step_before_the_force_falls_below_085_of_it():
+    """Figs. 21 and 23 draw the bonds "just before panel failure": the step before the fall that
+    `softening_start` finds (step 6 of this curve), and nothing is snapshot after it."""
+    force = [0.0, 5.0, 9.0, 10.0, 9.0, 8.6, 8.4, 12.0, 2.0]
+    watch, taken = PeakWatch(), []
+    for k, value in enumerate(force):
+        watch.update(value, lambda: taken.append(k) or {"step": k, "force": value})
+    assert watch.passed and watch.peak["step"] == 3 and watch.plateau_end["step"] == 5
+    assert taken == [0, 1, 2, 3, 4, 5]
+    rising = PeakWatch()
+    for value in force[:6]:
+        rising.update(value, lambda: {"force": value})
+    assert not rising.passed and rising.plateau_end is None and rising.peak["force"] == 10.0
+
+
 def test_curve_figures_read_the_plateau_up_to_0_3_mm_and_the_elastic_secant():
     """A curve rising at 250 kN/mm to 10 kN at 0.04 mm, flat at 12 kN to 0.3 mm, then rising by friction to 30 kN:
     the plateau's load is 12 kN (the later rise is not it), the stiffness read at 0.02 mm 250 kN/mm."""
@@ -85,4 +101,5 @@ def test_the_study_runs_and_writes_its_curves(tmp_path):
     assert len(run["force_per_100mm_kN"]) == 5 and run["force_per_100mm_kN"][-1] > 0.0
     assert run["plateau_force_per_100mm_kN"] == max(run["force_per_100mm_kN"])
     assert set(run["bonds_at_end"]) <= {"intact", "damaged", "broken"} and sum(run["bonds_at_end"].values()) > 0
+    assert run["plateau_end_mm"] is None and run["bonds_at_plateau_end"] is None     # the force is still rising
     assert (tmp_path / "mesh_force.png").stat().st_size > 0 and (tmp_path / "mesh_bonds.png").stat().st_size > 0
