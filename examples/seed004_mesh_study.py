@@ -49,8 +49,9 @@ OUT/STUDY_bonds.png (each run's mortar contact points at the end of its plateau,
 "just before panel failure", or at its peak where the force never fell: intact, damaged, broken).
 
     .venv/bin/python examples/seed004_mesh_study.py [--study mesh|laws|half] [--lc 0.5 0.2 0.1]
-        [--mode-i low medium high] [--mode-ii low medium high] [--thickness 0.01] [--speed 2e-2]
-        [--time-step 1e-4] [--max-displacement 5e-4] [--stop-fraction 0.3] [--out out/seed004_mesh_study]
+        [--mode-i low medium high] [--mode-ii low medium high] [--thickness 0.01] [--panel-side 0.42]
+        [--speed 2e-2] [--time-step 1e-4] [--max-displacement 5e-4] [--stop-fraction 0.3]
+        [--out out/seed004_mesh_study]
 """
 import argparse
 import json
@@ -114,16 +115,17 @@ def deformable_field(lc, block_length):
             "contact_spacing": size / 2.0}
 
 
-def study_model(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium"):
+def study_model(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium", side=PANEL_SIDE):
     """The Model of `study_document`."""
-    return Model.from_dict(study_document(lc, block_length, thickness, speed, mode_i, mode_ii))
+    return Model.from_dict(study_document(lc, block_length, thickness, speed, mode_i, mode_ii, side))
 
 
-def study_document(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium"):
-    """The small panel (module docstring) with the joints of `study_joint` and deformable blocks at ``lc``."""
-    document = generate("panel", width=PANEL_SIDE, height=PANEL_SIDE, thickness=thickness,
-                        block_length=block_length, block_height=BLOCK_HEIGHT, shoe_length=SHOE_LENGTH,
-                        friction=FRICTION, loading_speed=speed)
+def study_document(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium", side=PANEL_SIDE):
+    """The small panel (module docstring), or a square one of ``side`` m with shoes scaled with it (the paper's 840 mm
+    panel has 150 mm shoes), with the joints of `study_joint` and deformable blocks at ``lc``."""
+    document = generate("panel", width=side, height=side, thickness=thickness,
+                        block_length=block_length, block_height=BLOCK_HEIGHT,
+                        shoe_length=SHOE_LENGTH * side / PANEL_SIDE, friction=FRICTION, loading_speed=speed)
     document["joints"][MORTAR_JOINT] = study_joint(mode_i, mode_ii)
     for material in document["materials"].values():
         material["deformable"] = deformable_field(lc, block_length)
@@ -137,10 +139,10 @@ def softening_start(displacement, force, peak_force):
     return float(displacement[at_peak + below[0]]) if len(below) else None
 
 
-def curve_figures(displacement, force):
-    """N and N/m: the largest force up to COHESIVE_WINDOW (the plateau's load) and the secant stiffness at
+def curve_figures(displacement, force, window=COHESIVE_WINDOW):
+    """N and N/m: the largest force up to ``window`` (m; the plateau's load) and the secant stiffness at
     ELASTIC_DISPLACEMENT, from a run's displacement (m) and force (N) curves."""
-    plateau = float(force[displacement <= COHESIVE_WINDOW * (1 + 1e-9)].max())
+    plateau = float(force[displacement <= window * (1 + 1e-9)].max())
     return plateau, float(np.interp(ELASTIC_DISPLACEMENT, displacement, force) / ELASTIC_DISPLACEMENT)
 
 
@@ -150,12 +152,12 @@ def bond_counts(states):
     return dict(zip(names.tolist(), counts.tolist()))
 
 
-def summary(run, model, thickness):
-    """The JSON entry of one run."""
+def summary(run, model, thickness, window=COHESIVE_WINDOW):
+    """The JSON entry of one run, its plateau read up to ``window`` (m)."""
     peak = run["peak"]
     per_paper = PAPER_THICKNESS / thickness
     end = softening_start(run["displacement"], run["force"], peak["force"])
-    plateau, stiffness = curve_figures(run["displacement"], run["force"])
+    plateau, stiffness = curve_figures(run["displacement"], run["force"], window)
     return {"plateau_force_per_100mm_kN": 1e-3 * plateau * per_paper,
             "initial_stiffness_per_100mm_kN_per_mm": 1e-6 * stiffness * per_paper,
             "peak_force_kN": 1e-3 * peak["force"], "peak_force_per_100mm_kN": 1e-3 * peak["force"] * per_paper,
@@ -242,6 +244,8 @@ def main():
     parser.add_argument("--mode-i", nargs="+", default=list(LEVELS), choices=list(LEVELS), help="mode I levels")
     parser.add_argument("--mode-ii", nargs="+", default=list(LEVELS), choices=list(LEVELS), help="mode II levels")
     parser.add_argument("--thickness", type=positive, default=0.01, help="panel thickness (m)")
+    parser.add_argument("--panel-side", type=positive, default=PANEL_SIDE,
+                        help="panel side (m); the shoes and the plateau's window scale with it (0.84: the paper's)")
     parser.add_argument("--speed", type=positive, default=2e-2, help="speed of the loading shoe (m/s)")
     parser.add_argument("--time-step", type=positive, default=1e-4, help="time step h (s)")
     parser.add_argument("--max-displacement", type=positive, default=5e-4, help="largest diagonal displacement (m)")
@@ -255,13 +259,14 @@ def main():
     entries, snapshots = {}, {}
     for label, lc, mode_i, mode_ii in study_runs(args):
         try:
-            document = study_document(lc, block_length, args.thickness, args.speed, mode_i, mode_ii)
+            document = study_document(lc, block_length, args.thickness, args.speed, mode_i, mode_ii, args.panel_side)
             model = Model.from_dict(document)
         except (ModelError, ValueError) as error:
             parser.error(f"{label}: {error}")
         run = run_panel(model, args.speed, args.time_step, args.max_displacement, args.stop_fraction,
                         lambda k, displacement, force: progress(label, k, displacement, force))
-        entries[label] = dict(summary(run, model, args.thickness), lc=lc, mode_I=mode_i, mode_II=mode_ii)
+        entries[label] = dict(summary(run, model, args.thickness, COHESIVE_WINDOW * args.panel_side / PANEL_SIDE),
+                              lc=lc, mode_I=mode_i, mode_II=mode_ii)
         entry, snapshots[label] = entries[label], failure_snapshot(run)
         print(f"{label}: {entry['tetrahedra']} tetrahedra; per 100 mm: plateau "
               f"{entry['plateau_force_per_100mm_kN']:.2f} kN, initial stiffness "
@@ -269,13 +274,13 @@ def main():
               f"{entry['peak_force_per_100mm_kN']:.2f} kN at {entry['displacement_at_peak_mm']:.3f} mm; "
               f"{entry['steps']} steps in {entry['runtime_s']:.0f} s "
               f"({entry['stopped_by']}); {entry['unconverged_steps']} unconverged", flush=True)
-        record = {"study": args.study, "panel_side_m": PANEL_SIDE, "block_length_m": block_length,
+        record = {"study": args.study, "panel_side_m": args.panel_side, "block_length_m": block_length,
                   "block_height_m": BLOCK_HEIGHT, "thickness_m": args.thickness, "speed_m_per_s": args.speed,
                   "time_step_s": args.time_step, "runs": entries}
         (out / f"{args.study}.json").write_text(json.dumps(record, indent=1))
     plot(entries, out / f"{args.study}_force.png",
          f"seed 004 {'fig. 17' if args.study == 'mesh' else 'fig. 19' if args.study == 'laws' else 'fig. 22'}: "
-         f"{PANEL_SIDE * 1e3:g} mm panel of {block_length * 1e3:g} x {BLOCK_HEIGHT * 1e3:g} mm blocks")
+         f"{args.panel_side * 1e3:g} mm panel of {block_length * 1e3:g} x {BLOCK_HEIGHT * 1e3:g} mm blocks")
     plot_bonds(snapshots, block_outlines(document), out / f"{args.study}_bonds.png")
 
 

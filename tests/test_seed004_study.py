@@ -13,7 +13,7 @@ from extrados.engine.state import State
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 from diagonal_compression import PeakWatch  # noqa: E402
 from seed004_mesh_study import (LEVELS, TABLE_1_MODE_I, TABLE_2_MODE_II, curve_figures,  # noqa: E402
-                                scaled_mode, softening_start, study_joint, study_model)
+                                scaled_mode, softening_start, study_document, study_joint, study_model)
 
 
 @pytest.mark.parametrize("level", list(LEVELS))
@@ -56,6 +56,17 @@ def test_lc_gives_elements_of_lc_block_lengths_and_two_contact_points_an_element
     assert np.allclose(across, [-0.005, 0.005])
 
 
+@pytest.mark.parametrize("side, blocks, shoe", [(0.42, 17, 0.075), (0.84, 63, 0.15)])
+def test_panel_side_scales_the_shoes_to_the_papers_150_mm_at_840_mm(side, blocks, shoe):
+    """The small panel's 75 mm shoes are the paper's 150 mm scaled with the panel; at the paper's 840 mm side
+    the panel has its 63 blocks (seed 004 sec. 5.2, 14 courses of 210 x 60 mm)."""
+    document = study_document(0.5, 0.21, 0.01, 0.02, side=side)
+    along = np.array([1.0, 0.0, 1.0]) / np.sqrt(2.0)                  # the bed joints' direction in the x-z plane
+    shoe_block = next(b for b in document["blocks"] if b["id"] == "actuator_bed")
+    assert np.ptp(np.array(shoe_block["vertices"]) @ along) == pytest.approx(shoe, rel=1e-9)
+    assert sum(not b["support"] for b in document["blocks"]) == blocks
+
+
 def test_softening_start_is_the_first_drop_below_085_after_the_peak():
     displacement = np.arange(8) * 1e-3
     force = np.array([0.0, 5.0, 9.0, 10.0, 9.0, 8.6, 8.4, 2.0])
@@ -85,6 +96,7 @@ def test_curve_figures_read_the_plateau_up_to_0_3_mm_and_the_elastic_secant():
     force = np.array([0.0, 10.0, 12.0, 11.5, 11.0, 20.0, 30.0]) * 1e3
     plateau, stiffness = curve_figures(displacement, force)
     assert plateau == 12e3 and stiffness == pytest.approx(250e6, rel=1e-12)
+    assert curve_figures(displacement, force, window=0.4e-3)[0] == 20e3     # a wider window takes the later rise
 
 
 def test_the_study_runs_and_writes_its_curves(tmp_path):
