@@ -65,15 +65,10 @@ import numpy as np  # noqa: E402
 
 from extrados import Model, ModelError  # noqa: E402
 from extrados.engine.generators import generate  # noqa: E402
-from extrados.engine.generators.panel import MORTAR_JOINT  # noqa: E402
+from extrados.engine.generators.panel import MORTAR_JOINT, TABLE_1_MODE_I, TABLE_2_MODE_II  # noqa: E402
 
 from diagonal_compression import PAPER_BLOCK_POISSON, PEAK_DROP, block_outlines, draw_bonds, run_panel  # noqa: E402
 
-#: Seed 004 Table 1 (mode I) and Table 2 (mode II); energy_ratio 0.5 splits the softening as Table 4 does.
-TABLE_1_MODE_I = {"stiffness": 1.5e11, "strength": 4.0e4, "energy": 0.79, "energy_ratio": 0.5,
-                  "ultimate_opening": 1.4e-4}
-TABLE_2_MODE_II = {"stiffness": 5.8e10, "strength": 1.1e5, "energy": 34.0, "energy_ratio": 0.5,
-                   "ultimate_opening": 2.51e-3}
 #: Friction of the failed joint (sec. 4.2.2, fig. 11).
 FRICTION = 0.7
 #: Fig. 18: strength and cohesive energy scaled by these factors, K0 kept.

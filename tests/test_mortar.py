@@ -14,14 +14,13 @@ from extrados.engine.contact.cohesive import BilinearMode, CohesiveLaw
 from extrados.engine.contact.history import contact_keys
 from extrados.engine.errors import ModelError
 from extrados.engine.generators import box
+from extrados.engine.generators.panel import TABLE_1_MODE_I, TABLE_2_MODE_II
 from extrados.engine.pipeline import SolverSettings, StepSettings, step
 from extrados.engine.post.networks import step_contact_states
 from extrados.engine.state import State
 
 #: Seed 004 Table 1 (mode I) and Table 2 (mode II), friction 0.7 (sec. 4.2.2).
-MODE_I = {"stiffness": 1.5e11, "strength": 4.0e4, "energy": 0.79, "energy_ratio": 0.5, "ultimate_opening": 1.4e-4}
-MODE_II = {"stiffness": 5.8e10, "strength": 1.1e5, "energy": 34.0, "energy_ratio": 0.5,
-           "ultimate_opening": 2.51e-3}
+MODE_I, MODE_II = TABLE_1_MODE_I, TABLE_2_MODE_II
 MORTAR = {"law": "cohesive", "friction": 0.7, "mode_I": MODE_I, "mode_II": MODE_II}
 #: A glue far stronger than the mortar: the actuator drags the block without letting go.
 GLUE = {"law": "mohr_coulomb", "friction": 1.0, "cohesion": 1e12, "tensile_strength": 1e12}

@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 from extrados.engine.contact.cohesive import BilinearMode
+from extrados.engine.generators.panel import TABLE_1_MODE_I, TABLE_2_MODE_II
 from extrados.engine.pipeline import detect
 from extrados.engine.state import State
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 from diagonal_compression import PeakWatch  # noqa: E402
-from seed004_mesh_study import (LEVELS, TABLE_1_MODE_I, TABLE_2_MODE_II, curve_figures,  # noqa: E402
-                                scaled_mode, softening_start, study_document, study_joint, study_model)
+from seed004_mesh_study import (LEVELS, curve_figures, scaled_mode, softening_start,  # noqa: E402
+                                study_document, study_joint, study_model)
 
 
 @pytest.mark.parametrize("level", list(LEVELS))
