@@ -4,7 +4,7 @@ Seed 004's mesh-size study (figs. 17-23) refines the contact points with the mes
 panel of examples/diagonal_compression.py (63 deformable blocks, E = 8.26 GPa, nu = 0.2, Table 4 set 1, the
 default mesh of about 50 10-node tetrahedra a block) runs its first steps of 1 ms under the loading shoe with the
 joints' corners only and with ``contact_spacing`` cut joints. Prints, per spacing: contact points, seconds per
-step, SPG iterations per step, the force on the shoe at the last step (it must not depend much on the spacing
+step, solver iterations per step, the force on the shoe at the last step (it must not depend much on the spacing
 while the panel is elastic).
 
     .venv/bin/python benchmarks/deformable_joint_points.py [--spacings none 0.08 0.035] [--steps 6]
@@ -60,12 +60,12 @@ def main():
     parser.add_argument("--out", default="benchmarks/results/deformable_joint_points.txt")
     args = parser.parse_args()
     lines = [f"diagonal compression panel, 63 deformable blocks, first {args.steps} steps of {TIME_STEP * 1e3:g} ms "
-             f"(the first one's solve from rest not averaged); SPG to {SOLVER_TOLERANCE:g}"]
+             f"(the first one's solve from rest not averaged); solver to {SOLVER_TOLERANCE:g}"]
     for text in args.spacings:
         figures = measure(None if text == "none" else float(text), args.steps)
         lines.append(f"joints {figures['spacing']:>8}: {figures['contacts']:5d} contact points, "
                      f"{figures['tetrahedra']} tetrahedra, {figures['seconds']:6.2f} s a step, "
-                     f"{figures['iterations']:7.0f} SPG iterations a step, shoe force {figures['force_kN']:.2f} kN")
+                     f"{figures['iterations']:7.0f} solver iterations a step, shoe force {figures['force_kN']:.2f} kN")
         print(lines[-1], flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text("\n".join(lines) + "\n")

@@ -62,7 +62,7 @@ def main():
         figures = measure(lc, args.steps)
         lines.append(f"l_c {figures['lc']:4g}: {figures['tetrahedra']:5d} tetrahedra, {figures['contacts']:5d} contact "
                      f"points, first step {figures['first']:6.2f} s, then {figures['seconds']:6.3f} s a step, "
-                     f"{figures['solver']:6.3f} s of it solving ({figures['iterations']:6.0f} SPG iterations)")
+                     f"{figures['solver']:6.3f} s of it solving ({figures['iterations']:6.0f} solver iterations)")
         print(lines[-1], flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text("\n".join(lines) + "\n")

@@ -64,7 +64,7 @@ class SolverSettings:
 
     def solve_ccp(self, problem, gamma0):
         """SolverResult of the CCP ``problem`` (eq. 38) from the impulses ``gamma0`` (n_c, 3) N s; one with deformable
-        blocks by SPG (engine.solvers.flexible_problem)."""
+        blocks by APGD through its methods (engine.solvers.flexible_problem)."""
         if isinstance(problem, FlexibleProblem):
             return solve_flexible(problem, gamma0, self.tolerance, self.max_iterations)
         if self.plan is not None:

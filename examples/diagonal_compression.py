@@ -394,8 +394,8 @@ def main():
               f"blocks are deformable (E = {PAPER_BLOCK_MODULUS_GPA} GPa; --block-modulus 8.26e9). The initial "
               f"stiffness therefore differs and the peak is expected near the paper's, not equal to it.")
     else:
-        print(f"These blocks are deformable as the paper's: E = {deformable['E'] / 1e9:g} GPa, nu = {deformable['nu']:g}, "
-              f"{deformable['element']} elements.")
+        print(f"These blocks are deformable as the paper's: E = {deformable['E'] / 1e9:g} GPa, "
+              f"nu = {deformable['nu']:g}, {deformable['element']} elements.")
     explain_peak(runs, geometry, document["closed_form_peaks_kN"])
 
 

@@ -13,7 +13,9 @@ from extrados.engine.deformable.body import Flexibility
 from extrados.engine.deformable.elasticity import element_stresses
 from extrados.engine.geometry.quaternion import quat_to_matrices
 from extrados.engine.pipeline import SolverSettings, StepSettings, solve_step, step
-from extrados.engine.solvers.flexible_problem import FlexibleProblem
+from extrados.engine.solvers.flexible_problem import FlexibleProblem, solve_flexible
+from extrados.engine.solvers.operator_apgd import solve_operator_apgd
+from extrados.engine.solvers.spg import solve_spg
 from extrados.engine.state import State
 
 G = 9.81
@@ -322,6 +324,26 @@ def test_flexible_problem_adds_its_blocks_to_every_operator():
     assert np.all(problem.row_sums().ravel() >= np.abs(dense).sum(axis=1) * (1 - 1e-12))
 
 
+
+@pytest.mark.parametrize("static, name", [(False, "apgd"), (True, "spg")])
+def test_flexible_problem_is_solved_by_apgd_in_a_run_and_spg_when_static(static, name):
+    """solve_flexible: APGD through the problem's methods for a step of a run, SPG for a static CCP; both reach
+    the unique minimiser of 1/2 g^T N g + g^T r over the cones (N positive definite: compliance on every row),
+    checked against the other solver at a tight tolerance."""
+    rng = np.random.default_rng(11)
+    n_c, n_b = 6, 3
+    jacobian = rng.normal(size=(2, n_c, 3, 6))
+    factor = rng.normal(size=(9, 9))
+    flexibility = [(np.array([0, 2, 4]), factor @ factor.T * 0.1)]
+    arguments = (np.array([0, 0, 1, 1, 2, 2]), np.array([1, 2, 2, 0, 1, 0]), jacobian[0], jacobian[1],
+                 np.array([1.0, 0.5, 2.0]), np.tile(np.eye(3), (n_b, 1, 1)), np.full((n_c, 3), 1e-2),
+                 np.full(n_c, 0.5), rng.normal(size=(n_c, 3)))
+    problem = FlexibleProblem(*arguments, flexibility=flexibility, static=static)
+    found = solve_flexible(problem, tolerance=1e-10, max_iterations=20000)
+    other = (solve_spg if name == "apgd" else solve_operator_apgd)(problem, tolerance=1e-10, max_iterations=20000)
+    assert found.name == name and found.converged and other.converged
+    assert np.abs(found.gamma).max() > 0.1                                   # some contacts carry load
+    assert np.allclose(found.gamma, other.gamma, atol=1e-6 * np.abs(found.gamma).max())
 
 @pytest.mark.parametrize("static", [False, True])
 def test_condensed_flexibility_solves_each_column_once_and_matches_the_direct_product(compressed, static):

@@ -168,7 +168,7 @@ class ElasticStep:
         return FlexibleProblem(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b,
                                problem.inverse_mass, problem.inverse_inertia, problem.compliance, problem.friction,
                                rhs, cohesion=problem.cohesion, free_velocity=problem.free_velocity,
-                               flexibility=blocks)
+                               flexibility=blocks, static=self.static)
 
     def condensed(self, block, h_map, cache):
         """W_b = H_b G_b H_b^T of ``block`` (3k, 3k), reused from ``cache`` (ElasticState.surface) while H_b stays

@@ -8,9 +8,17 @@ the contacts that touch it. The operator becomes
 
 S_b selecting the rows of b's contacts; the rigid part keeps its matrix-free kernels, the dense blocks are
 added in every product, in the diagonal blocks and in the row-sum bounds. The solvers that go through the
-Problem's methods (apply, diagonal_blocks, row_sums, residual, project) solve it unchanged: SPG
-(engine.solvers.spg) does, and `solve_flexible` sends every request there; the fused numba passes of APGD,
-PGS and Newton read the rigid arrays only.
+Problem's methods (apply, diagonal_blocks, row_sums, residual, project) solve it unchanged: APGD through those
+methods (engine.solvers.operator_apgd) does, and `solve_flexible` sends every request there; the fused numba
+passes of APGD, PGS and Newton read the rigid arrays only.
+
+Which of the two: a step of a run (``static`` False) goes to APGD, a static CCP (the elastic compliance, h = 1 s)
+to SPG (engine.solvers.spg). On the steps of seed 004's small panel at l_c = 0.1 SPG needed 2-7 times as many
+products as APGD (ten problems captured along the loading: 1,206-7,578 against 446-1,448;
+benchmarks/seed004_panel_steps.py measures whole steps). On the static CCPs of the suite's deformable models
+SPG reaches the tolerance where APGD does not within the iteration cap (the cube pressed through cut joints), and
+its tighter final iterate keeps the nearly neutral load wedges of the bending test still (velocities 6e-5
+against APGD's 1.8e-3 m/s, whose stop at 4.6e-8 passes the static verdict's threshold).
 """
 from functools import cached_property
 
@@ -18,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from extrados.engine.solvers.delassus import diagonal_blocks_kernel, diagonal_scale_kernel, row_sum_bound_kernel
+from extrados.engine.solvers.operator_apgd import solve_operator_apgd
 from extrados.engine.solvers.problem import Problem
 from extrados.engine.solvers.spg import solve_spg
 
@@ -26,8 +35,9 @@ class FlexibleProblem(Problem):
     """A Problem plus dense flexibility blocks ``(rows, matrix)``: rows (k,) int64 contact indices, matrix
     (3k, 3k) float64 in those contacts' frames (n, u, v), row 3 r + j the j-th direction of contact rows[r]."""
 
-    def __init__(self, *args, flexibility=(), **kwargs):
+    def __init__(self, *args, flexibility=(), static=False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.static = bool(static)           # a static CCP (elastic compliance): `solve_flexible` gives it to SPG
         blocks = []
         for index, (rows, matrix) in enumerate(flexibility):
             rows = np.asarray(rows, np.int64)
@@ -108,6 +118,8 @@ def add_blocks_product(row_start, rows, matrix_start, matrices, gamma, out):
 
 
 def solve_flexible(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_history=False, **_):
-    """SolverResult of a FlexibleProblem by SPG, whatever solver was asked for (module docstring)."""
-    return solve_spg(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
-                     record_history=record_history)
+    """SolverResult of a FlexibleProblem, whatever solver was asked for: by APGD through its methods for a step of
+    a run, by SPG for a static CCP (module docstring)."""
+    solver = solve_spg if problem.static else solve_operator_apgd
+    return solver(problem, gamma0=gamma0, tolerance=tolerance, max_iterations=max_iterations,
+                  record_history=record_history)
