@@ -10,6 +10,8 @@ import pytest
 from extrados import Model, ModelError, analyze, generators
 from extrados.engine.analysis.static import solve_static
 from extrados.engine.deformable.body import Flexibility
+from extrados.engine.deformable.coupling import (BlockContacts, mapped_impulse, mapped_velocity, signed_frames,
+                                                turned_flexibility)
 from extrados.engine.deformable.elasticity import element_stresses
 from extrados.engine.geometry.quaternion import quat_to_matrices
 from extrados.engine.pipeline import SolverSettings, StepSettings, solve_step, step
@@ -347,23 +349,44 @@ def test_flexible_problem_is_solved_by_apgd_in_a_run_and_spg_when_static(static,
 
 @pytest.mark.parametrize("static", [False, True])
 def test_condensed_flexibility_solves_each_column_once_and_matches_the_direct_product(compressed, static):
-    """W = H G H^T from G's kept columns equals H (G H^T) solved at once, as contacts move from face to face;
-    columns are solved only for dofs not touched before."""
+    """(w x I_3) G (w x I_3)^T from G's kept columns equals the product with G solved at once, as contacts move
+    from nodes to nodes; columns are solved only for nodes not touched before."""
     model, _ = compressed
     body = model.elastic_bodies[1]
     flexibility = Flexibility(body.flexibility(1e-3, static=static).solve, body.boundary_dofs, 3 * body.n_nodes)
     rng = np.random.default_rng(5)
-    b = len(body.boundary_dofs)
+    b = len(body.boundary_nodes)
     dense = flexibility.solve(np.eye(body.n_nodes * 3)[:, body.boundary_dofs])[body.boundary_dofs]   # G (3b, 3b)
     solved = []
     original = flexibility.solve
     flexibility.solve = lambda impulse: solved.append(impulse.shape[1]) or original(impulse)
-    for columns in (np.arange(0, b // 2), np.arange(b // 4, 3 * b // 4), np.arange(0, b // 2)):
-        contact_map = np.zeros((12, b))
-        contact_map[:, columns] = rng.normal(size=(12, len(columns)))
-        direct = contact_map @ dense @ contact_map.T
-        assert np.allclose(flexibility.condensed(contact_map), direct, rtol=1e-9, atol=1e-12 * np.abs(direct).max())
-    assert solved == [b // 2, 3 * b // 4 - b // 2]
+    for nodes in (np.arange(0, b // 2), np.arange(b // 4, 3 * b // 4), np.arange(0, b // 2)):
+        weights = np.zeros((12, b))
+        weights[:, nodes] = rng.random(size=(12, len(nodes)))
+        spread = np.kron(weights, np.eye(3))
+        direct = spread @ dense @ spread.T
+        assert np.allclose(flexibility.condensed(weights), direct, rtol=1e-9, atol=1e-12 * np.abs(direct).max())
+    assert solved == [3 * (b // 2), 3 * (3 * b // 4 - b // 2)]
+
+
+def test_turned_flexibility_is_the_map_through_the_contacts_frames():
+    """H G H^T with H = T (w x I_3) (the contacts' signed frames T) equals T W_xyz T^T, and the velocity and
+    impulse maps are H and H^T."""
+    rng = np.random.default_rng(7)
+    k, b = 4, 6
+    found = BlockContacts(np.arange(k), np.array([1.0, -1.0, 1.0, -1.0]), rng.random((k, b)))
+    frames = np.linalg.qr(rng.normal(size=(k, 3, 3)))[0]                      # orthonormal world rows
+    rotation = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+    turned = signed_frames(frames, rotation, found)
+    h_map = np.einsum("r,rj,rab->rajb", found.sign, found.weights, frames @ rotation).reshape(3 * k, 3 * b)
+    factor = rng.normal(size=(3 * b, 3 * b))
+    g = factor @ factor.T
+    local = np.kron(found.weights, np.eye(3)) @ g @ np.kron(found.weights, np.eye(3)).T
+    assert np.allclose(turned_flexibility(local, turned), h_map @ g @ h_map.T)
+    velocity, gamma = rng.normal(size=(b, 3)), rng.normal(size=(k, 3))
+    assert np.allclose(mapped_velocity(found, turned, velocity).ravel(), h_map @ velocity.ravel())
+    assert np.allclose(mapped_impulse(found, turned, gamma).ravel(), h_map.T @ gamma.ravel())
+
 
 # --- where contacts sit on the mesh ---------------------------------------------------------------------------
 @pytest.mark.parametrize("element", ["tet4", "tet10"])

@@ -72,12 +72,14 @@ class Flexibility:
     known: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (m,) sorted positions
     block: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))       # (m, m) G among them
 
-    def condensed(self, contact_map):
-        """H G H^T (3k, 3k) of a map H (3k, 3b) from the boundary nodes' velocities to k contacts' (eq. 11)."""
-        touched = np.flatnonzero(np.any(contact_map != 0.0, axis=0))              # the faces' dofs under contacts
-        part = sparse.csr_matrix(contact_map[:, touched])
-        spread = part @ self.among(touched)                                       # (3k, t) H G
-        block = np.asarray((part @ spread.T).T)                                   # H G H^T, G symmetric
+    def condensed(self, weights):
+        """(w x I_3) G (w x I_3)^T (3k, 3k), in the body's axes, of k points with ``weights`` (k, b) on the
+        boundary nodes (eq. 11 before the contacts' frames turn it, engine.deformable.coupling)."""
+        nodes = np.flatnonzero(np.any(weights != 0.0, axis=0))                   # the faces' nodes under contacts
+        touched = (3 * nodes[:, None] + np.arange(3)).ravel()                     # their dofs among boundary_dofs
+        part = sparse.kron(sparse.csr_matrix(weights[:, nodes]), sparse.identity(3), format="csr")
+        spread = part @ self.among(touched)                                       # (3k, t) (w x I_3) G
+        block = np.asarray((part @ spread.T).T)                                   # G symmetric
         return 0.5 * (block + block.T)
 
     def among(self, positions):

@@ -8,7 +8,9 @@ R_b^T). Then
 * the gap of each contact gains the elastic displacement across it, H_b u_e (normal row);
 * the free contact velocity r gains H_b v_e,free, the elastic velocity without contact impulses (eq. 9);
 * the Delassus operator gains W_b = H_b G_b H_b^T, the condensed flexibility (eq. 11-12), as a dense block of
-  the FlexibleProblem (engine.solvers.flexible_problem);
+  the FlexibleProblem (engine.solvers.flexible_problem). With H_b = T_b (w_b x I_3), w_b (k x b) the contacts'
+  weights on the boundary nodes and T_b their signed frames in the body frame, W_b = T_b W_xyz T_b^T: W_xyz,
+  in the body's axes, is kept while the weights stay (a step whose contacts barely move), the frames turn it;
 * after the solve, v_e+ = v_e,free + G_b H_b^T gamma and u_e+ by eq. 9 (``ElasticStep.finish``).
 
 A static solve (h = 1 s) uses the elastic compliance G_s: the solution's u_e is the blocks' elastic
@@ -48,9 +50,6 @@ class BlockContacts:
     weights: np.ndarray   # (k, b) float64, weights of the block's boundary nodes (ElasticBody.boundary_nodes)
 
 
-#: A block's condensed flexibility is reused while its contact map H_b differs by at most this fraction of its
-#: largest entry from the one it was computed for (the frames and weights of a settling wall's contacts).
-CONDENSED_REUSE = 1e-6
 #: A pair's surface weights are reused while its contact points stay within this fraction of the block's size
 #: of where they were computed (in the block's frame): a settling wall's joints shift by microns per step.
 SURFACE_REUSE = 1e-4
@@ -117,12 +116,31 @@ def blocks_contacts(bodies, contacts, position, rotations, tolerance, cache=None
             for block, body in bodies.items()}
 
 
-def contact_map(frame_rows, rotation, found):
-    """H_b (3k, 3b): the elastic velocity of the block's contacts in their frames from its boundary nodes'
-    elastic velocities (body frame); ``frame_rows`` (k, 3, 3) the contacts' frames (world rows n, u, v)."""
-    turned = frame_rows @ rotation                                                # (k, 3, 3) frame rows, body frame
-    k, b = found.weights.shape
-    return np.einsum("r,rj,rab->rajb", found.sign, found.weights, turned).reshape(3 * k, 3 * b)
+def signed_frames(frame_rows, rotation, found):
+    """T_b (k, 3, 3): each contact's frame rows (n, u, v) in the block's body frame, times its sign; with them
+    H_b = T_b (w_b x I_3), w_b the contacts' weights on the boundary nodes. ``frame_rows`` (k, 3, 3) world rows."""
+    return found.sign[:, None, None] * (frame_rows @ rotation)
+
+
+def mapped_velocity(found, turned, boundary_velocity):
+    """(k, 3) H_b v: the elastic velocity of the block's contacts in their frames from its boundary nodes'
+    velocities ``boundary_velocity`` (b, 3), body frame; ``turned`` of `signed_frames`."""
+    return np.einsum("rab,rb->ra", turned, found.weights @ boundary_velocity)
+
+
+def mapped_impulse(found, turned, gamma):
+    """(b, 3) H_b^T gamma: the boundary nodes' impulses (body frame) of the contacts' impulses ``gamma`` (k, 3)
+    in their frames."""
+    return found.weights.T @ np.einsum("rab,ra->rb", turned, gamma)
+
+
+def turned_flexibility(local, turned):
+    """W_b = T_b W_xyz T_b^T (3k, 3k): the condensed flexibility in the contacts' frames from ``local``, the one
+    in the body's axes, (w_b x I_3) G_b (w_b x I_3)^T (`Flexibility.condensed`)."""
+    k = len(turned)
+    blocks = local.reshape(k, 3, k, 3)
+    left = np.einsum("rac,rcsd->rasd", turned, blocks, optimize=True)
+    return np.einsum("rasd,sbd->rasb", left, turned, optimize=True).reshape(3 * k, 3 * k)
 
 
 @dataclass
@@ -134,7 +152,7 @@ class ElasticStep:
     h: float              # s
     static: bool
     free: dict = field(default_factory=dict)      # block index -> (3n,) v_e,free
-    maps: dict = field(default_factory=dict)      # block index -> H_b (3k, 3b), set by ``problem``
+    frames: dict = field(default_factory=dict)    # block index -> T_b (k, 3, 3) of `signed_frames`, set by ``problem``
 
     def elastic_gap(self, contacts, state, elastic):
         """``contacts`` with each gap opened by the elastic displacement across it, H u_e (normal rows)."""
@@ -158,28 +176,28 @@ class ElasticStep:
             body = self.bodies[block]
             if len(found.rows) == 0:
                 continue
-            h_map = contact_map(frame[found.rows], rotations[block], found)
-            self.maps[block] = h_map
-            blocks.append((found.rows, self.condensed(block, h_map, elastic.condensed)))
+            turned = signed_frames(frame[found.rows], rotations[block], found)
+            self.frames[block] = turned
+            blocks.append((found.rows, turned_flexibility(self.condensed(block, found, elastic.condensed), turned)))
             if not self.static:
                 free = body.free_velocity(elastic.displacement[block], elastic.velocity[block], self.h)
                 self.free[block] = free
-                rhs[found.rows] += (h_map @ free[body.boundary_dofs]).reshape(-1, 3)
+                rhs[found.rows] += mapped_velocity(found, turned, free.reshape(-1, 3)[body.boundary_nodes])
         return FlexibleProblem(problem.body_a, problem.body_b, problem.jacobian_a, problem.jacobian_b,
                                problem.inverse_mass, problem.inverse_inertia, problem.compliance, problem.friction,
                                rhs, cohesion=problem.cohesion, free_velocity=problem.free_velocity,
                                flexibility=blocks, static=self.static)
 
-    def condensed(self, block, h_map, cache):
-        """W_b = H_b G_b H_b^T of ``block`` (3k, 3k), reused from ``cache`` (ElasticState.surface) while H_b stays
-        within CONDENSED_REUSE of the map it was computed for: a settling wall's contacts barely change."""
+    def condensed(self, block, found, cache):
+        """(w_b x I_3) G_b (w_b x I_3)^T of ``block`` (3k, 3k), its contacts' condensed flexibility in its body's
+        axes, reused from ``cache`` (ElasticState.condensed) while their weights are the ones it was computed
+        for (`cached_pair_weights` keeps them while the points barely move); the frames turn it each step."""
         key = (block, self.h, self.static)
         kept = cache.get(key)
-        if kept is not None and kept[0].shape == h_map.shape and \
-                np.abs(kept[0] - h_map).max() <= CONDENSED_REUSE * np.abs(h_map).max():
+        if kept is not None and kept[0].shape == found.weights.shape and np.array_equal(kept[0], found.weights):
             return kept[1]
-        condensed = self.bodies[block].flexibility(self.h, self.static).condensed(h_map)
-        cache[key] = (h_map, condensed)
+        condensed = self.bodies[block].flexibility(self.h, self.static).condensed(found.weights)
+        cache[key] = (found.weights, condensed)
         return condensed
 
     def contact_velocity(self, problem, gamma):
@@ -187,7 +205,7 @@ class ElasticStep:
         velocity = problem.flexible_velocity(gamma)
         for block, free in self.free.items():
             found, body = self.found[block], self.bodies[block]
-            velocity[found.rows] += (self.maps[block] @ free[body.boundary_dofs]).reshape(-1, 3)
+            velocity[found.rows] += mapped_velocity(found, self.frames[block], free.reshape(-1, 3)[body.boundary_nodes])
         return velocity
 
     def finish(self, gamma, elastic):
@@ -197,9 +215,9 @@ class ElasticStep:
         for block, body in self.bodies.items():
             found = self.found.get(block)
             response = np.zeros(3 * body.n_nodes)
-            if found is not None and len(found.rows) and block in self.maps:
+            if found is not None and len(found.rows) and block in self.frames:
                 impulse = np.zeros(3 * body.n_nodes)
-                impulse[body.boundary_dofs] = self.maps[block].T @ gamma[found.rows].reshape(-1)
+                impulse[body.boundary_dofs] = mapped_impulse(found, self.frames[block], gamma[found.rows]).ravel()
                 response = body.flexibility(self.h, self.static).solve(impulse[:, None])[:, 0]
             if self.static:
                 displacement[block], velocity[block] = response, np.zeros(3 * body.n_nodes)
