@@ -161,7 +161,7 @@ def panel_model(mortar_set, speed, panel, deformable=None):
 
 
 def loading_settings(model, h):
-    """The StepSettings of the loading: steps of ``h`` s under gravity, the shoe moved, SPG to SOLVER_TOLERANCE."""
+    """The StepSettings of the loading: steps of ``h`` s under gravity, the shoe moved, solved to SOLVER_TOLERANCE."""
     return StepSettings(time_step=h, wrench=model.mechanics.dead_wrench,
                         solver=SolverSettings(tolerance=SOLVER_TOLERANCE, max_iterations=SOLVER_ITERATIONS),
                         support_velocity=actuator_velocity(model))

@@ -23,8 +23,9 @@ the same on half bricks (fig. 22: a longer plateau at a lower load). Each run dr
 examples/diagonal_compression.py does (displacement control, steps of ``--time-step`` at ``--speed``) until the
 force falls below ``--stop-fraction`` of its peak or the shoe has travelled ``--max-displacement``. The steps are
 0.1 ms at 20 mm/s (2 um a step, as the example's 1 ms at 2 mm/s): the joints' stiffness K0 against the blocks'
-small masses makes the contact problem's condition grow as h^2 K0 A / m, and at 1 ms SPG does not reach its
-tolerance in 20,000 iterations on this panel where at 0.1 ms it needs a few hundred; the loading stays slow next
+small masses makes the contact problem's condition grow as h^2 K0 A / m, and at 1 ms SPG (the solver of the
+first runs) did not reach its tolerance in 20,000 iterations on this panel where at 0.1 ms it needed a few
+hundred; the loading stays slow next
 to the panel's wave transit (0.6 m at sqrt(E / rho) = 2.6 km/s: 0.23 ms) and the JSON gives the kinetic energy
 over the work done.
 
