@@ -32,16 +32,24 @@ over the work done.
 Past about 0.3 mm the split small panel wedges between its shoes and friction carries a rising force, where the
 paper's panel fails: the plateau's load is read as the largest force up to COHESIVE_WINDOW.
 
-Results (docs/seed004_study_mesh.png, _laws.png, _half.png; per 100 mm, 2 shared cores):
-mesh, medium laws: plateau 16.93 / 13.34 / 12.40 / 11.75 kN and elastic secant 190 / 175 / 171 / 168 kN/mm at
-l_c = 0.5 / 0.2 / 0.1 / 0.05 (217 / 995 / 3,951 / 22,837 tetrahedra; 2 min, 3 min, 57 min, and 14 min to 0.3 mm
-for 0.05 once the condensed flexibility was kept by columns): converging, the 0.1 curve within 6 % of the 0.05
-one's peak up to 0.2 mm. l_c = 0.03 is not run: 5,770 contact points, whose dense flexibility blocks (556 MB)
-every solver iteration reads. Laws at l_c = 0.2: one elastic branch
-(174.2-174.7 kN/mm), plateau 8.70-9.40 (mode II low), 11.74-14.16 (medium), 14.75-17.25 kN (high): mode II
-governs (+70-84 %), mode I less (+8-21 %, where the paper finds it barely matters). Half bricks at l_c = 0.4 (the
-same 42 mm elements): 5.49-6.54 / 8.78-10.25 / 12.23-13.86 kN, lower as in fig. 22, but the force falls at
-0.09-0.15 mm against 0.25-0.27 mm for whole bricks, where the paper's half-brick plateau is longer.
+Results (docs/seed004_study_mesh.png, _laws.png, _laws_bonds.png, _half.png, _half_bonds.png, _840mm.png; per
+100 mm; 2 cores; 250 steps a run):
+mesh, medium laws: plateau 16.93 / 13.34 / 12.43 / 11.75 kN and elastic secant 190 / 175 / 171 / 168 kN/mm at
+l_c = 0.5 / 0.2 / 0.1 / 0.05 (217 / 995 / 3,951 / 22,837 tetrahedra; 19 s, 23 s, 71 s, 11 min): converging (steps
+of -21, -7, -5 %), the 0.1 curve within 6 % of the 0.05 one's peak up to 0.2 mm (15 % to 0.3 mm). l_c = 0.03 is
+not run: 5,770 contact points, whose dense flexibility blocks (556 MB) every solver iteration reads.
+Laws at l_c = 0.2: one elastic branch (174.2-174.7 kN/mm), plateau 8.70-9.41 (mode II low), 11.73-14.16
+(medium), 14.75-17.25 kN (high): mode II governs (+70-84 %), mode I less (+8-21 %, where the paper finds it
+barely matters). At the end of the plateau (figs. 21 and 23 draw it: here the step before the force falls below
+0.85 of its peak, 0.14-0.27 mm) nearly every joint is damaged and 0 or 8 points are broken, one head joint at the
+centre on the loaded diagonal, with no trend in mode I (the paper: more broken contacts for the low mode I law);
+the mode II low runs never fall (their largest force at 0.5 mm, wedged). Half bricks at l_c = 0.4 (the same 42 mm
+elements): 5.49-6.54 / 8.79-10.25 / 12.23-13.86 kN, lower as in fig. 22, but the force falls at 0.09-0.15 mm,
+sooner than whole bricks, where the paper's half-brick plateau is longer; none broken at the plateau's end (14-52
+by the run's end). Neither the mesh nor the panel's size makes it longer: at l_c = 0.2 (21 mm elements) the
+medium laws peak at 9.52 kN at 0.092 mm (9.67 kN at 0.092 mm at 0.4); on the paper's 840 mm panel
+(``--panel-side 0.84``, medium laws) whole bricks (l_c = 0.2) peak at 15.60 kN at 0.118 mm and carry 10-15.6 kN
+to 1 mm, half bricks (l_c = 0.4) peak at 15.35 kN at 0.126 mm and fall to 30 % of it by 0.42 mm.
 
 Writes OUT/STUDY.json (per run: the plateau's load, the elastic secant at ELASTIC_DISPLACEMENT, the first peak and
 where the force first falls below 0.85 of it, bonds at the peak, at the end of the plateau (the step before that
