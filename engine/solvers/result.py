@@ -46,6 +46,27 @@ class SolverResult:
     coulomb_solves: int | None = None
 
 
+
+class BestIterate:
+    """The fall-back of the iterative solvers (P-SPG-FB's step (5)): the iterate of smallest residual so far, the
+    residuals offered when a history is asked for, and whether one of them was not finite."""
+
+    def __init__(self, gamma, residual, record_history=False):
+        self.gamma, self.residual = gamma, residual
+        self.history = [] if record_history else None
+        self.failed = not np.isfinite(residual)
+
+    def offer(self, gamma, residual):
+        """Keep ``gamma`` if its ``residual`` is the smallest yet; False (and ``failed``) when it is not finite."""
+        if self.history is not None:
+            self.history.append(residual)
+        if not np.isfinite(residual):
+            self.failed = True
+            return False
+        if residual < self.residual:
+            self.gamma, self.residual = gamma, residual
+        return True
+
 def finish(problem, name, gamma, iterations, tolerance, started, history, failed=False, lipschitz=None,
            residual=None):
     """Build the SolverResult of an iterate, with its residual computed from scratch.

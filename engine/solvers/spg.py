@@ -32,7 +32,7 @@ from collections import deque
 import numpy as np
 
 from extrados.engine.compilation import Stopwatch
-from extrados.engine.solvers.result import finish
+from extrados.engine.solvers.result import BestIterate, finish
 
 #: Non-monotone memory M: compare with the largest of the last M objective values (BMR 2000: 10).
 MEMORY = 10
@@ -66,10 +66,9 @@ def solve_spg(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_
         The best iterate found (smallest residual).
     """
     started = Stopwatch()
-    history = [] if record_history else None
     gamma = problem.initial_impulse(gamma0)  # (n_c, 3) float64
     if problem.n_contacts == 0:
-        return finish(problem, "spg", gamma, 0, tolerance, started, history)
+        return finish(problem, "spg", gamma, 0, tolerance, started, [] if record_history else None)
     _, scale = problem.diagonal_blocks()
     precondition = (1.0 / scale)[:, None]  # (n_c, 1) P
     metric = scale[:, None]  # (n_c, 1) P^-1
@@ -79,12 +78,12 @@ def solve_spg(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_
     gradient = problem.gradient(gamma)
     objective = 0.5 * float(np.sum(gamma * (gradient + problem.rhs)))  # f = 1/2 gamma^T N gamma + gamma^T r
     recent = deque([objective], maxlen=MEMORY)
-    best, best_residual = gamma, problem.residual(gamma, gradient)
+    best = BestIterate(gamma, problem.residual(gamma, gradient), record_history)
     # alpha = 1 is the Jacobi-like step of the preconditioned problem
     alpha = 1.0
     iterations = 0
-    failed = not np.isfinite(best_residual)
-    while iterations < max_iterations and best_residual > tolerance and not failed:
+    failed = best.failed
+    while iterations < max_iterations and best.residual > tolerance and not failed:
         iterations += 1
         # (1) spectral projected direction
         direction = problem.project(gamma - (alpha * precondition) * gradient) - gamma
@@ -124,12 +123,7 @@ def solve_spg(problem, gamma0=None, tolerance=1e-6, max_iterations=2000, record_
         alpha = min(alpha_max, max(alpha_min, alpha))
 
         # (5) fall-back bookkeeping
-        residual = problem.residual(gamma, gradient)
-        if record_history:
-            history.append(residual)
-        if not np.isfinite(residual):
+        if not best.offer(gamma, problem.residual(gamma, gradient)):
             failed = True
             break
-        if residual < best_residual:
-            best, best_residual = gamma, residual
-    return finish(problem, "spg", best, iterations, tolerance, started, history, failed)
+    return finish(problem, "spg", best.gamma, iterations, tolerance, started, best.history, failed)
