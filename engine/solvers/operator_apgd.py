@@ -13,7 +13,9 @@ quadratic, the test is d^T N d <= L ||d||_P^-1^2 (as engine.solvers.apgd has it)
 fails in rounding once the steps are small (near the tolerance the difference of two large objectives is noise,
 L doubled to overflow: 399 of the 519 steps of examples/diagonal_compression.py's deformable panel stopped
 unconverged). N being linear, g(x_k+1) = g(y_k) + N d and g(y_k+1) = g(x_k+1) + beta_k (g(x_k+1) - g(x_k)): one
-product with N per trial step, as SPG's one per iteration. On the steps of seed 004's small panel at l_c = 0.1
+product with N per trial step, as SPG's one per iteration. The gradients so carried drift by rounding (a step of
+that panel stopped at 1.00001e-6 from scratch against 1e-6), so a stop is confirmed from scratch and the
+iteration goes on from fresh gradients where it is not. On the steps of seed 004's small panel at l_c = 0.1
 (744-756 contacts; ten problems captured along its loading) it reached 1e-6 in 383-1,252 iterations where SPG
 took 1,206-7,578 (benchmarks/seed004_panel_steps.py measures whole steps).
 """
@@ -60,7 +62,13 @@ def solve_operator_apgd(problem, gamma0=None, tolerance=1e-6, max_iterations=200
     best = BestIterate(x, problem.residual(x, gradient_x), record_history)
     failed = best.failed
     iterations = 0
-    while iterations < max_iterations and best.residual > tolerance and not failed:
+    while iterations < max_iterations and not failed:
+        if best.residual <= tolerance:
+            confirmed = problem.residual(best.gamma)          # from scratch: the carried gradients drift
+            if confirmed <= tolerance:
+                break
+            best.residual = confirmed
+            gradient_x, gradient_y = problem.gradient(x), problem.gradient(y)
         iterations += 1
         while True:
             x_next = problem.project(y - (precondition / lipschitz) * gradient_y)
