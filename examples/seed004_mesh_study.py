@@ -162,9 +162,10 @@ def summary(run, model, thickness, window=COHESIVE_WINDOW):
     per_paper = PAPER_THICKNESS / thickness
     end = softening_start(run["displacement"], run["force"], peak["force"])
     plateau, stiffness = curve_figures(run["displacement"], run["force"], window)
-    return {"plateau_force_per_100mm_kN": 1e-3 * plateau * per_paper,
+    kilo_per_paper = 1e-3 * per_paper                 # one factor for every force, so the plateau is a curve value
+    return {"plateau_force_per_100mm_kN": plateau * kilo_per_paper,
             "initial_stiffness_per_100mm_kN_per_mm": 1e-6 * stiffness * per_paper,
-            "peak_force_kN": 1e-3 * peak["force"], "peak_force_per_100mm_kN": 1e-3 * peak["force"] * per_paper,
+            "peak_force_kN": 1e-3 * peak["force"], "peak_force_per_100mm_kN": peak["force"] * kilo_per_paper,
             "displacement_at_peak_mm": 1e3 * peak["displacement"], "peak_passed": run["peak_passed"],
             "force_below_0.85_peak_at_mm": None if end is None else 1e3 * end,
             "bonds_at_peak": bond_counts(peak["states"]),
@@ -177,7 +178,7 @@ def summary(run, model, thickness, window=COHESIVE_WINDOW):
             "unconverged_steps": run["unconverged_steps"], "largest_residual": run["largest_residual"],
             "max_kinetic_over_work": run["kinetic_over_work"],
             "displacement_mm": (1e3 * run["displacement"]).tolist(),
-            "force_per_100mm_kN": (1e-3 * per_paper * run["force"]).tolist()}
+            "force_per_100mm_kN": (run["force"] * kilo_per_paper).tolist()}
 
 
 def progress(label, k, displacement, force):

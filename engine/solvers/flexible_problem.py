@@ -9,8 +9,9 @@ the contacts that touch it. The operator becomes
 S_b selecting the rows of b's contacts; the rigid part keeps its matrix-free kernels, the dense blocks are
 added in every product, in the diagonal blocks and in the row-sum bounds. The solvers that go through the
 Problem's methods (apply, diagonal_blocks, row_sums, residual, project) solve it unchanged: APGD through those
-methods (engine.solvers.operator_apgd) does, and `solve_flexible` sends every request there; the fused numba
-passes of APGD, PGS and Newton read the rigid arrays only.
+methods (engine.solvers.operator_apgd) and SPG (engine.solvers.spg) do, and `solve_flexible` sends every request
+to one of them, whatever solver was asked for; the fused numba passes of APGD, PGS and Newton read the rigid
+arrays only.
 
 Which of the two: a step of a run (``static`` False) goes to APGD, a static CCP (the elastic compliance, h = 1 s)
 to SPG (engine.solvers.spg). On the steps of seed 004's small panel at l_c = 0.1 SPG needed 2-7 times as many

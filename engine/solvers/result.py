@@ -46,7 +46,6 @@ class SolverResult:
     coulomb_solves: int | None = None
 
 
-
 class BestIterate:
     """The fall-back of the iterative solvers (P-SPG-FB's step (5)): the iterate of smallest residual so far, the
     residuals offered when a history is asked for, and whether one of them was not finite."""
@@ -66,6 +65,7 @@ class BestIterate:
         if residual < self.residual:
             self.gamma, self.residual = gamma, residual
         return True
+
 
 def finish(problem, name, gamma, iterations, tolerance, started, history, failed=False, lipschitz=None,
            residual=None):
