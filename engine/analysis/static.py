@@ -107,7 +107,10 @@ def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progr
 
     A mechanism starting from rest accelerates, so its largest point speed keeps
     growing (about doubling from mid-run to the end); a structure that stands
-    settles to rest or to the steady creep of its tangential compliance.
+    settles to rest or to the steady creep of its tangential compliance. A motion that
+    grows until a speed or a position is no longer a finite number (a block flung off and
+    spun up until the step's explicit gyroscopic term, eq. 31, diverges) is a mechanism too:
+    the run stops there.
     The cancellation is checked before every step; ``progress`` gets the fraction of the
     SETTLE_DURATION stepped after each step.
     """
@@ -120,6 +123,8 @@ def settle_run_stands(model, wrench, cancellation=Cancellation(), progress=Progr
         outcome = step(model, state, settings)
         progress((k + 1) / steps)
         speeds[k] = point_speed(model.mechanics, outcome.velocity).max()
+        if not (np.isfinite(speeds[k]) and np.isfinite(state.position).all()):
+            return False
         if speeds[k] < TOL.kinematic_velocity:
             return True
     return speeds[-1] < SETTLE_GROWTH * speeds[steps // 2]
