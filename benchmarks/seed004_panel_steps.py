@@ -1,8 +1,9 @@
 """What a step of seed 004's mesh-size study costs (issue 23; seed 004 sec. 5.2.1, fig. 17).
 
-The small panel of examples/seed004_mesh_study.py (17 deformable blocks of 210 x 60 mm, 10 mm thick, Tables 1-2's
-medium mortar) at each ``--lc`` runs its first ``--steps`` steps of 0.1 ms under the loading shoe (20 mm/s). Prints,
-per l_c: tetrahedra, contact points at the last step, and per step (the first, from rest, not averaged) the
+The small panel of examples/seed004_mesh_study.py (17 deformable blocks of 210 x 60 mm, 10 mm thick or, at
+l_c <= 0.05, as thin as the contact spacing as the study has it (study_thickness); Tables 1-2's medium mortar)
+at each ``--lc`` runs its first ``--steps`` steps of 0.1 ms under the loading shoe (20 mm/s). Prints, per l_c:
+tetrahedra, contact points at the last step, and per step (the first, from rest, not averaged) the
 seconds in all, the seconds in the contact solver and its iterations; the rest of a step is detection, the
 surface weights and the condensed flexibility (engine.deformable.coupling).
 
@@ -22,16 +23,16 @@ from extrados.engine.state import State
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 from diagonal_compression import loading_settings  # noqa: E402
 from seed004_mesh_study import BLOCK_LENGTH  # noqa: E402
-from seed004_mesh_study import study_model  # noqa: E402
+from seed004_mesh_study import study_model, study_thickness  # noqa: E402
 
-THICKNESS = 0.01         # m, the study's
+THICKNESS = 0.01         # m, the study's, thinner at fine l_c (study_thickness)
 SPEED = 0.02             # m/s, the study's
 TIME_STEP = 1e-4         # s, the study's
 
 
 def measure(lc, steps):
     """Figures of the panel's first ``steps`` steps at ``lc``."""
-    model = study_model(lc, BLOCK_LENGTH["mesh"], THICKNESS, SPEED)
+    model = study_model(lc, BLOCK_LENGTH["mesh"], study_thickness(lc, BLOCK_LENGTH["mesh"], THICKNESS), SPEED)
     state = State.initial(model.mechanics)
     settings = loading_settings(model, TIME_STEP)
     seconds, solver, iterations = [], [], []

@@ -6,10 +6,12 @@ points on every element edge of a joint. With 3-D tetrahedra on 2 cores the spec
 
 * a 420 x 420 mm running-bond panel of the paper's 210 x 60 mm blocks (2 a course, 7 courses: 17 blocks) laid by
   the `panel` generator between its loading shoes (75 mm each, the paper's 150 mm scaled with the panel); half
-  bricks are 105 x 60 mm (4 a course: 31 blocks);
-* 10 mm thick, so that every joint holds two rows of contact points through the thickness at each l_c, as the
-  2-D model's joint is a line: the fields are plane stress and each force is in proportion to the thickness
-  (the JSON gives the thin panel's kN and those per 100 mm, the paper's thickness);
+  bricks are 105 x 60 mm (4 a course: 31 blocks), or 105 x 30 mm with ``--block-height 0.03`` (63 blocks);
+* 10 mm thick, or as thin as the joints' contact spacing where that is finer (`study_thickness`: 5.25 mm at
+  l_c = 0.05, 3.15 mm at 0.03), so that every joint holds two rows of contact points through the thickness at
+  each l_c, as the 2-D model's joint is a line: the fields are plane stress and each force is in proportion to
+  the thickness (the JSON gives the thin panel's kN and those per 100 mm, the paper's thickness; l_c = 0.05 at
+  10 mm, three rows, and at 5.25 mm, two, gave the same plateau and secant, 11.75 kN and 168 kN/mm);
 * l_c: the element size is l_c times the block's length (the paper's 1 / l_c elements a side) and the joints are
   cut into contact points half as far apart (engine.deformable.joint_points; two an element edge);
 * joints: seed 004 Table 1 (mode I) and Table 2 (mode II), friction 0.7 (sec. 4.2.2), the "medium" laws; "low"
@@ -33,11 +35,13 @@ Past about 0.3 mm the split small panel wedges between its shoes and friction ca
 paper's panel fails: the plateau's load is read as the largest force up to COHESIVE_WINDOW.
 
 Results (docs/seed004_study_mesh.png, _laws.png, _laws_bonds.png, _half.png, _half_bonds.png, _840mm.png; per
-100 mm; 2 cores; 250 steps a run):
-mesh, medium laws: plateau 16.93 / 13.34 / 12.43 / 11.75 kN and elastic secant 190 / 175 / 171 / 168 kN/mm at
-l_c = 0.5 / 0.2 / 0.1 / 0.05 (217 / 995 / 3,951 / 22,837 tetrahedra; 19 s, 23 s, 71 s, 11 min): converging (steps
-of -21, -7, -5 %), the 0.1 curve within 6 % of the 0.05 one's peak up to 0.2 mm (15 % to 0.3 mm). l_c = 0.03 is
-not run: 5,770 contact points, whose dense flexibility blocks (556 MB) every solver iteration reads.
+100 mm; 2 cores; 250 steps a run, 500 on the 840 mm panel):
+mesh, medium laws: plateau 16.93 / 13.34 / 12.40 / 11.75 / 11.67 kN and elastic secant 190 / 175 / 171 / 168 / 167
+kN/mm at the paper's five l_c = 0.5 / 0.2 / 0.1 / 0.05 / 0.03 (217 / 995 / 3,951 / 11,362 / 30,663 tetrahedra):
+converged (steps of -21, -7, -5, -0.7 %), the 0.05 curve within 1.9 % of the 0.03 one's peak up to 0.3 mm, the
+0.1 curve within 6 % up to 0.2 mm (13 % to 0.3 mm), as fig. 17's converge for l_c <= 0.1. The runs took 16 s,
+49 s, 148 s, 10 and 70 minutes beside another run (alone: 19 s, 23 s, 71 s; benchmarks/seed004_panel_steps.py
+gives the steps of 0.05 and 0.03 alone).
 Laws at l_c = 0.2: one elastic branch (174.2-174.7 kN/mm), plateau 8.70-9.41 (mode II low), 11.73-14.16
 (medium), 14.75-17.25 kN (high): mode II governs (+70-84 %), mode I less (+8-21 %, where the paper finds it
 barely matters). At the end of the plateau (figs. 21 and 23 draw it: here the step before the force falls below
@@ -48,8 +52,13 @@ elements): 5.49-6.54 / 8.79-10.25 / 12.23-13.86 kN, lower as in fig. 22, but the
 sooner than whole bricks, where the paper's half-brick plateau is longer; none broken at the plateau's end (14-52
 by the run's end). Neither the mesh nor the panel's size makes it longer: at l_c = 0.2 (21 mm elements) the
 medium laws peak at 9.52 kN at 0.092 mm (9.67 kN at 0.092 mm at 0.4); on the paper's 840 mm panel
-(``--panel-side 0.84``, medium laws) whole bricks (l_c = 0.2) peak at 15.60 kN at 0.118 mm and carry 10-15.6 kN
-to 1 mm, half bricks (l_c = 0.4) peak at 15.35 kN at 0.126 mm and fall to 30 % of it by 0.42 mm.
+(``--panel-side 0.84``, medium laws) whole bricks (l_c = 0.2) peak at 15.60 kN at 0.118 mm and carry 9.3-15.6 kN
+to 1 mm, half bricks (l_c = 0.4) peak at 15.35 kN at 0.126 mm and fall to 30 % of it by 0.42 mm. Read "blocks
+twice as small" as halved both ways (105 x 30 mm, ``--block-height 0.03``, l_c = 0.2, medium laws), the panel
+behaves as fig. 22 says: on the 840 mm panel it peaks lower, 14.15 kN at 0.144 mm (-9 %), and then carries
+6.3-13.1 kN to 1 mm instead of failing (softer too: 82 against 115 kN/mm); on the small panel it peaks at 8.39
+kN at 0.120 mm and carries 5.9-8.9 kN to 0.5 mm. Whole bricks also carry load to 1 mm here, so whether that
+plateau is longer than theirs the runs cannot say.
 
 Writes OUT/STUDY.json (per run: the plateau's load, the elastic secant at ELASTIC_DISPLACEMENT, the first peak and
 where the force first falls below 0.85 of it, bonds at the peak, at the end of the plateau (the step before that
@@ -59,6 +68,7 @@ OUT/STUDY_bonds.png (each run's mortar contact points at the end of its plateau,
 
     .venv/bin/python examples/seed004_mesh_study.py [--study mesh|laws|half] [--lc 0.5 0.2 0.1]
         [--mode-i low medium high] [--mode-ii low medium high] [--thickness 0.01] [--panel-side 0.42]
+        [--block-height 0.06]
         [--speed 2e-2] [--time-step 1e-4] [--max-displacement 5e-4] [--stop-fraction 0.3]
         [--out out/seed004_mesh_study]
 """
@@ -119,16 +129,27 @@ def deformable_field(lc, block_length):
             "contact_spacing": size / 2.0}
 
 
-def study_model(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium", side=PANEL_SIDE):
+def study_thickness(lc, block_length, thickness):
+    """m: the panel's thickness at ``lc``, ``thickness`` or the joints' contact spacing (`deformable_field`) where
+    that is thinner, so that every joint keeps two rows of contact points through the thickness, the 3-D
+    counterpart of the 2-D model's joint line. Plane stress: every force, mass and mortar area is in proportion
+    to the thickness, and the study reports forces per 100 mm."""
+    return min(thickness, deformable_field(lc, block_length)["contact_spacing"])
+
+
+def study_model(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium", side=PANEL_SIDE,
+                block_height=BLOCK_HEIGHT):
     """The Model of `study_document`."""
-    return Model.from_dict(study_document(lc, block_length, thickness, speed, mode_i, mode_ii, side))
+    return Model.from_dict(study_document(lc, block_length, thickness, speed, mode_i, mode_ii, side, block_height))
 
 
-def study_document(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium", side=PANEL_SIDE):
+def study_document(lc, block_length, thickness, speed, mode_i="medium", mode_ii="medium", side=PANEL_SIDE,
+                   block_height=BLOCK_HEIGHT):
     """The small panel (module docstring), or a square one of ``side`` m with shoes scaled with it (the paper's 840 mm
-    panel has 150 mm shoes), with the joints of `study_joint` and deformable blocks at ``lc``."""
+    panel has 150 mm shoes), of blocks ``block_length`` x ``block_height`` m, with the joints of `study_joint` and
+    deformable blocks at ``lc``."""
     document = generate("panel", width=side, height=side, thickness=thickness,
-                        block_length=block_length, block_height=BLOCK_HEIGHT,
+                        block_length=block_length, block_height=block_height,
                         shoe_length=SHOE_LENGTH * side / PANEL_SIDE, friction=FRICTION, loading_speed=speed)
     document["joints"][MORTAR_JOINT] = study_joint(mode_i, mode_ii)
     for material in document["materials"].values():
@@ -248,9 +269,12 @@ def main():
                         help="l_c values (elements a block side = 1 / l_c); laws and half use the first")
     parser.add_argument("--mode-i", nargs="+", default=list(LEVELS), choices=list(LEVELS), help="mode I levels")
     parser.add_argument("--mode-ii", nargs="+", default=list(LEVELS), choices=list(LEVELS), help="mode II levels")
-    parser.add_argument("--thickness", type=positive, default=0.01, help="panel thickness (m)")
+    parser.add_argument("--thickness", type=positive, default=0.01,
+                        help="panel thickness (m), or the contact spacing where that is thinner (study_thickness)")
     parser.add_argument("--panel-side", type=positive, default=PANEL_SIDE,
                         help="panel side (m); the shoes and the plateau's window scale with it (0.84: the paper's)")
+    parser.add_argument("--block-height", type=positive, default=BLOCK_HEIGHT,
+                        help="block height (m); 0.03 with --study half: blocks half the size both ways")
     parser.add_argument("--speed", type=positive, default=2e-2, help="speed of the loading shoe (m/s)")
     parser.add_argument("--time-step", type=positive, default=1e-4, help="time step h (s)")
     parser.add_argument("--max-displacement", type=positive, default=5e-4, help="largest diagonal displacement (m)")
@@ -264,14 +288,16 @@ def main():
     entries, snapshots = {}, {}
     for label, lc, mode_i, mode_ii in study_runs(args):
         try:
-            document = study_document(lc, block_length, args.thickness, args.speed, mode_i, mode_ii, args.panel_side)
+            thickness = study_thickness(lc, block_length, args.thickness)
+            document = study_document(lc, block_length, thickness, args.speed, mode_i, mode_ii, args.panel_side,
+                                      args.block_height)
             model = Model.from_dict(document)
         except (ModelError, ValueError) as error:
             parser.error(f"{label}: {error}")
         run = run_panel(model, args.speed, args.time_step, args.max_displacement, args.stop_fraction,
                         lambda k, displacement, force: progress(label, k, displacement, force))
-        entries[label] = dict(summary(run, model, args.thickness, COHESIVE_WINDOW * args.panel_side / PANEL_SIDE),
-                              lc=lc, mode_I=mode_i, mode_II=mode_ii)
+        entries[label] = dict(summary(run, model, thickness, COHESIVE_WINDOW * args.panel_side / PANEL_SIDE),
+                              lc=lc, mode_I=mode_i, mode_II=mode_ii, thickness_m=thickness)
         entry, snapshots[label] = entries[label], failure_snapshot(run)
         print(f"{label}: {entry['tetrahedra']} tetrahedra; per 100 mm: plateau "
               f"{entry['plateau_force_per_100mm_kN']:.2f} kN, initial stiffness "
@@ -280,12 +306,12 @@ def main():
               f"{entry['steps']} steps in {entry['runtime_s']:.0f} s "
               f"({entry['stopped_by']}); {entry['unconverged_steps']} unconverged", flush=True)
         record = {"study": args.study, "panel_side_m": args.panel_side, "block_length_m": block_length,
-                  "block_height_m": BLOCK_HEIGHT, "thickness_m": args.thickness, "speed_m_per_s": args.speed,
+                  "block_height_m": args.block_height, "thickness_cap_m": args.thickness, "speed_m_per_s": args.speed,
                   "time_step_s": args.time_step, "runs": entries}
         (out / f"{args.study}.json").write_text(json.dumps(record, indent=1))
     plot(entries, out / f"{args.study}_force.png",
          f"seed 004 {'fig. 17' if args.study == 'mesh' else 'fig. 19' if args.study == 'laws' else 'fig. 22'}: "
-         f"{args.panel_side * 1e3:g} mm panel of {block_length * 1e3:g} x {BLOCK_HEIGHT * 1e3:g} mm blocks")
+         f"{args.panel_side * 1e3:g} mm panel of {block_length * 1e3:g} x {args.block_height * 1e3:g} mm blocks")
     plot_bonds(snapshots, block_outlines(document), out / f"{args.study}_bonds.png")
 
 

@@ -14,7 +14,7 @@ from extrados.engine.state import State
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 from diagonal_compression import PeakWatch  # noqa: E402
 from seed004_mesh_study import (LEVELS, curve_figures, scaled_mode, softening_start,  # noqa: E402
-                                study_document, study_joint, study_model)
+                                study_document, study_joint, study_model, study_thickness)
 
 
 @pytest.mark.parametrize("level", list(LEVELS))
@@ -57,6 +57,23 @@ def test_lc_gives_elements_of_lc_block_lengths_and_two_contact_points_an_element
     assert np.allclose(across, [-0.005, 0.005])
 
 
+def test_fine_lc_thins_the_panel_to_the_contact_spacing_and_keeps_two_rows_of_contact_points_through_it():
+    """At l_c = 0.05 the joints are cut every 5.25 mm, finer than the 10 mm panel: the panel is 5.25 mm thick there,
+    and a bed joint still holds two rows of points through its thickness (20 stations along the 105 mm joint of the
+    corner block under the half block above it), as at l_c = 0.1; at l_c = 0.1 and coarser the panel keeps 10 mm."""
+    assert study_thickness(0.1, 0.21, 0.01) == 0.01 and study_thickness(0.5, 0.21, 0.01) == 0.01
+    thickness = study_thickness(0.05, 0.21, 0.01)
+    assert thickness == pytest.approx(0.00525, rel=1e-12)
+    model = study_model(0.05, 0.21, thickness, 2e-3)
+    contacts = detect(model, State.initial(model.mechanics))
+    ids = np.array(model.block_ids)
+    pair = frozenset(("c0b0", "c1b0"))
+    mine = [frozenset((ids[a], ids[b])) == pair for a, b in zip(contacts.body_a, contacts.body_b)]
+    points = contacts.point[mine]
+    assert np.allclose(np.unique(np.round(points[:, 1], 9)), [-thickness / 2, thickness / 2])
+    assert len(points) == 2 * 21
+
+
 @pytest.mark.parametrize("side, blocks, shoe", [(0.42, 17, 0.075), (0.84, 63, 0.15)])
 def test_panel_side_scales_the_shoes_to_the_papers_150_mm_at_840_mm(side, blocks, shoe):
     """The small panel's 75 mm shoes are the paper's 150 mm scaled with the panel; at the paper's 840 mm side
@@ -66,6 +83,15 @@ def test_panel_side_scales_the_shoes_to_the_papers_150_mm_at_840_mm(side, blocks
     shoe_block = next(b for b in document["blocks"] if b["id"] == "actuator_bed")
     assert np.ptp(np.array(shoe_block["vertices"]) @ along) == pytest.approx(shoe, rel=1e-9)
     assert sum(not b["support"] for b in document["blocks"]) == blocks
+
+
+def test_block_height_lays_blocks_half_the_size_both_ways():
+    """``--block-height 0.03`` with half bricks: 105 x 30 mm blocks, 14 courses of the 420 mm panel, 4 and 5 blocks
+    a course in running bond (63 blocks), every course 30 mm high."""
+    document = study_document(0.2, 0.105, 0.01, 0.02, block_height=0.03)
+    across = np.array([-1.0, 0.0, 1.0]) / np.sqrt(2.0)                 # normal to the bed joints in the x-z plane
+    heights = [np.ptp(np.array(b["vertices"]) @ across) for b in document["blocks"] if not b["support"]]
+    assert len(heights) == 63 and np.allclose(heights, 0.03, rtol=1e-9)
 
 
 def test_softening_start_is_the_first_drop_below_085_after_the_peak():
