@@ -34,9 +34,9 @@ bed joints carry tau / sigma = 1.77 at the peak (elastic blocks carry the tensio
 ones cannot), and the damaged bonds gather along the loaded diagonal. 2-3 minutes a set on 2 cores (about 500
 steps of 1 ms, 0 unconverged; the steps' solver is APGD, engine.solvers.operator_apgd; with SPG, before, the same
 peaks in 4-10 minutes). Measured with SPG: mesh and element, set 1: the default mesh (3,171 10-node tetrahedra)
-233.6 kN, a mesh of
-0.05 m (9,422) 232.3 kN at 0.952 mm (0.6 % apart: converged); linear tetrahedra at the default mesh, too stiff
-in bending, 273.6 kN at 1.148 mm (18 min, 24 min for the finer mesh, both runs side by side on 2 cores).
+233.6 kN, a mesh of 0.05 m (9,422) 232.3 kN at 0.952 mm (0.6 % apart: converged); linear tetrahedra at the
+default mesh, too stiff in bending, 273.6 kN at 1.148 mm (18 min, 24 min for the finer mesh, both runs side by
+side on 2 cores).
 ``--contact-spacing`` cuts the joints into contact points that far apart (engine.deformable.joint_points), as
 seed 004's mesh-size study refines them with the mesh; its cost is in benchmarks/deformable_joint_points.py
 (about three times a step at 0.08 m, fifty times at 0.035 m). Set 1 at 0.08 m, about the default mesh size

@@ -4,11 +4,13 @@ Each case checks the verdict `stable` just inside and just outside a known thres
 and the joint forces against equilibrium where they are statically determinate.
 """
 import math
+import warnings
 
 import numpy as np
 import pytest
 
 from extrados import Model, analyze, generators
+from extrados.engine.analysis.static import settle_run_stands
 
 G = 9.81
 T_MIN = 0.10746          # t/R of the semicircular arch under self-weight (Milankovitch; Cocchetti & Rizzi 2020)
@@ -254,8 +256,6 @@ def test_a_settle_run_whose_motion_overflows_is_a_mechanism_not_an_error():
     """A 200 x 100 x 50 mm block without gravity under 10 kN at a corner is flung off its base and spun up: the
     step's explicit gyroscopic term (eq. 31) then diverges within the run and its speed stops being a finite
     number. The settle run calls that motion a mechanism (it raised a ValueError from the next step's problem)."""
-    import warnings
-    from extrados.engine.analysis.static import settle_run_stands
     document = generators.generate("column", blocks=1, width=0.2, depth=0.1, block_height=0.05)
     document["gravity"] = [0.0, 0.0, 0.0]
     document["loads"] = [{"kind": "point", "block": "b0", "point": [0.1, 0.05, 0.05], "force": [0.0, 1e4, 3e3]}]
